@@ -1,0 +1,68 @@
+// The CUDA backend as plain C++ declarations. The precompiled library instantiates these for the built-in
+// element types, operators and predicates (detail/instantiations.hpp); nvcc users who include
+// <sluice/cuda.cuh> get the definitions for their own operators and predicates.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "sluice/options.hpp"
+
+namespace sluice::cuda_backend {
+
+// Runtime services (src/cuda/runtime.cpp).
+void require_device(const char* fn);  // errc::no_device unless a CUDA device can run work
+void check_device_pointer(const char* fn, const char* arg, const void* p);  // host memory is an invalid_argument
+void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn);  // stream-ordered, from sluice's pool
+void scratch_free(void* p, CUstream_st* stream) noexcept;
+void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // then syncs stream
+void copy_to_device(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // async
+void check_cuda(int cuda_error_code, const char* fn, const char* what);  // throws unless cudaSuccess
+int multiprocessor_count(const char* fn);  // of the current device, cached
+
+// Scratch memory that lives until the end of a scope, released in stream order.
+class scratch {
+ public:
+  scratch(std::size_t bytes, CUstream_st* s, const char* fn) : p_(bytes ? scratch_alloc(bytes, s, fn) : nullptr), s_(s) {}
+  scratch() = default;
+  ~scratch() { scratch_free(p_, s_); }
+  scratch(scratch&& o) noexcept : p_(o.p_), s_(o.s_) { o.p_ = nullptr; }
+  scratch& operator=(scratch&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(s_, o.s_);
+    return *this;
+  }
+  template <class T>
+  T* as() const { return static_cast<T*>(p_); }
+
+ private:
+  void* p_ = nullptr;
+  CUstream_st* s_ = nullptr;
+};
+
+// Primitives. `algo` is a resolved registry name; counts and results go to device memory; nothing syncs the host.
+template <class T, class Op>
+void reduce(std::string_view algo, std::span<const T> in, T* result, T init, Op op, CUstream_st* stream);
+
+template <class T, class Op>
+void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool inclusive, T init, Op op,
+          CUstream_st* stream);
+
+// Writes min(selected, out.size()) elements and *count = selected. Covers compact and compact_unordered.
+template <class T, class Sel>
+void compact(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count,
+             CUstream_st* stream);
+
+// out.size() >= in.size(); *count = number kept.
+template <class T, class Sel>
+void partition(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count,
+               CUstream_st* stream);
+
+// V = std::nullptr_t for keys only.
+template <class K, class V>
+void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit,
+                int end_bit, CUstream_st* stream);
+
+}  // namespace sluice::cuda_backend

@@ -1,0 +1,65 @@
+// Definitions of the CUDA backend (declared in cuda/backend.hpp): each registry name to its variant.
+// Adding a variant: its file, its registry line (algorithms.hpp) and its line here.
+#pragma once
+#include <string>
+
+#include "sluice/cuda/compact/cub.cuh"
+#include "sluice/cuda/compact/scan_scatter.cuh"
+#include "sluice/cuda/compact/warp_atomic.cuh"
+#include "sluice/cuda/partition/cub.cuh"
+#include "sluice/cuda/reduce/cub.cuh"
+#include "sluice/cuda/reduce/two_pass.cuh"
+#include "sluice/cuda/scan/cub.cuh"
+#include "sluice/cuda/scan/reduce_then_scan.cuh"
+#include "sluice/cuda/sort/cub.cuh"
+#include "sluice/error.hpp"
+
+namespace sluice::cuda_backend {
+
+[[noreturn]] inline void no_variant(const char* fn, std::string_view algo) {
+  throw error(errc::unsupported, std::string("sluice::") + fn + ": no CUDA variant named '" + std::string(algo) + "'");
+}
+
+template <class T, class Op>
+void reduce(std::string_view algo, std::span<const T> in, T* result, T init, Op op, CUstream_st* stream) {
+  constexpr const char* fn = "reduce";
+  if (algo == "two-pass") return two_pass::run(ptr_load<T>{in.data()}, in.size(), result, init, op, stream, fn);
+  if (algo == "cub") return cub_peer::reduce(in, result, init, op, stream, fn);
+  no_variant(fn, algo);
+}
+
+template <class T, class Op>
+void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool inclusive, T init, Op op, CUstream_st* stream) {
+  constexpr const char* fn = "scan";
+  if (algo == "reduce-then-scan")
+    return reduce_then_scan::run(ptr_load<T>{in.data()}, ptr_store<T>{out.data()}, in.size(), inclusive, init, op, stream, fn);
+  if (algo == "cub") return cub_peer::scan(in, out, inclusive, init, op, stream, fn);
+  no_variant(fn, algo);
+}
+
+template <class T, class Sel>
+void compact(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream) {
+  constexpr const char* fn = "compact";
+  if (algo == "scan-scatter") return scan_scatter::compact(in, out, sel, count, stream, fn);
+  if (algo == "warp-atomic") return warp_atomic::compact(in, out, sel, count, stream, fn);
+  if (algo == "cub") return cub_peer::compact(in, out, sel, count, stream, fn);
+  no_variant(fn, algo);
+}
+
+template <class T, class Sel>
+void partition(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream) {
+  constexpr const char* fn = "partition";
+  if (algo == "scan-scatter") return scan_scatter::partition(in, out, sel, count, stream, fn);
+  if (algo == "cub") return cub_peer::partition(in, out, sel, count, stream, fn);
+  no_variant(fn, algo);
+}
+
+template <class K, class V>
+void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit, int end_bit,
+                CUstream_st* stream) {
+  constexpr const char* fn = "radix_sort";
+  if (algo == "cub") return cub_peer::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
+  no_variant(fn, algo);
+}
+
+}  // namespace sluice::cuda_backend

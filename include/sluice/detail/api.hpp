@@ -1,0 +1,81 @@
+// What every public function shares: ranges in, spans inside, device checks before any work.
+#pragma once
+#include <concepts>
+#include <cstdint>
+#include <ranges>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "sluice/algorithms.hpp"
+#include "sluice/config.hpp"
+#include "sluice/cuda/backend.hpp"
+#include "sluice/detail/checks.hpp"
+#include "sluice/detail/instantiations.hpp"
+#include "sluice/error.hpp"
+#include "sluice/options.hpp"
+#include "sluice/types.hpp"
+
+namespace sluice::detail {
+
+// Any contiguous sized range: std::vector, std::array, std::span, sluice::device_buffer, ...
+template <class R>
+concept span_like = std::ranges::contiguous_range<R> && std::ranges::sized_range<R>;
+
+template <class R>
+using element_t = std::remove_cv_t<std::ranges::range_value_t<R>>;
+
+template <span_like R>
+auto as_const_span(const R& r) {
+  return std::span<const element_t<R>>(std::ranges::data(r), std::ranges::size(r));
+}
+template <span_like R>
+auto as_span(R&& r) {
+  using E = std::remove_reference_t<decltype(*std::ranges::data(r))>;
+  static_assert(!std::is_const_v<E>, "sluice: an output range must be writable");
+  return std::span<E>(std::ranges::data(r), std::ranges::size(r));
+}
+
+// Resolve the algorithm and, on CUDA, check the build, the device and that every pointer is device memory.
+template <class... Spans>
+const algorithm_info& prepare(const char* fn, primitive prim, const options& opt, std::pair<const char*, Spans>... spans) {
+  (check_span(fn, spans.first, spans.second), ...);
+  if (opt.device == device::cuda) {
+    if constexpr (!config::has_cuda) {
+      throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but this sluice was built without CUDA");
+    } else {
+      cuda_backend::require_device(fn);
+      (cuda_backend::check_device_pointer(fn, spans.first, spans.second.data()), ...);
+    }
+  }
+  return find_algorithm(prim, opt.device, opt.algorithm, fn);
+}
+
+template <class T>
+std::span<const storage_of<T>> as_storage(std::span<const T> s) {
+  return {reinterpret_cast<const storage_of<T>*>(s.data()), s.size()};
+}
+template <class T>
+std::span<storage_of<T>> as_storage(std::span<T> s) {
+  return {reinterpret_cast<storage_of<T>*>(s.data()), s.size()};
+}
+
+// Flagged data movement runs on storage words in the precompiled CUDA library.
+template <class T>
+void require_precompiled_storage(const char* fn) {
+  if constexpr (!precompiled_storage_v<sizeof(T), alignof(T)>)
+    throw error(errc::unsupported, std::string("sluice::") + fn + ": the CUDA library has no kernels for elements of " +
+                                       std::to_string(sizeof(T)) + " bytes aligned to " + std::to_string(alignof(T)));
+}
+
+// The count of an async CUDA call, fetched for the synchronous form.
+template <class F>
+std::uint64_t fetch_count(const char* fn, const options& opt, F&& run) {
+  cuda_backend::scratch count(sizeof(std::uint64_t), opt.stream, fn);
+  run(count.as<std::uint64_t>());
+  std::uint64_t host = 0;
+  cuda_backend::copy_to_host(&host, count.as<std::uint64_t>(), sizeof host, opt.stream, fn);
+  return host;
+}
+
+}  // namespace sluice::detail

@@ -1,0 +1,49 @@
+// Argument checks shared by the public functions: each error names the function and the argument.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "sluice/error.hpp"
+
+namespace sluice::detail {
+
+inline std::string arg_error(const char* fn, const char* arg, const std::string& what) {
+  return std::string("sluice::") + fn + ": '" + arg + "' " + what;
+}
+
+template <class T>
+void check_span(const char* fn, const char* arg, std::span<T> s) {
+  if (s.data() == nullptr && !s.empty())
+    throw error(errc::invalid_argument, arg_error(fn, arg, "is null but has size " + std::to_string(s.size())));
+}
+
+// Partial overlap is always an error; exact aliasing (same start) only where `in_place_ok`.
+template <class A, class B>
+void check_overlap(const char* fn, const char* a_name, std::span<A> a, const char* b_name, std::span<B> b,
+                   bool in_place_ok) {
+  if (a.empty() || b.empty()) return;
+  auto a0 = reinterpret_cast<std::uintptr_t>(a.data()), a1 = a0 + a.size_bytes();
+  auto b0 = reinterpret_cast<std::uintptr_t>(b.data()), b1 = b0 + b.size_bytes();
+  if (a0 >= b1 || b0 >= a1) return;
+  if (a0 == b0 && in_place_ok) return;
+  throw error(a0 == b0 ? errc::unsupported : errc::invalid_argument,
+              arg_error(fn, b_name,
+                        a0 == b0 ? std::string("aliases '") + a_name + "': this function does not run in place"
+                                 : std::string("partially overlaps '") + a_name + "'"));
+}
+
+inline void check_capacity(const char* fn, const char* arg, std::uint64_t capacity, std::uint64_t needed) {
+  if (capacity < needed)
+    throw error(errc::invalid_argument, arg_error(fn, arg, "holds " + std::to_string(capacity) + " elements but " +
+                                                               std::to_string(needed) + " are needed"));
+}
+
+inline void check_same_size(const char* fn, const char* arg, std::uint64_t size, const char* other,
+                            std::uint64_t other_size) {
+  if (size != other_size)
+    throw error(errc::invalid_argument, arg_error(fn, arg, "has " + std::to_string(size) + " elements but '" + other +
+                                                               "' has " + std::to_string(other_size)));
+}
+
+}  // namespace sluice::detail

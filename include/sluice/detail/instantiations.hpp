@@ -1,0 +1,61 @@
+// What the precompiled library instantiates. One list serves the explicit instantiations (src/cuda/*.cu)
+// and the `extern template` declarations that keep users' translation units from re-instantiating them.
+#pragma once
+#include <cstdint>
+
+#include "sluice/detail/select.hpp"
+#include "sluice/detail/storage.hpp"
+#include "sluice/types.hpp"
+
+// Element types of reduce and scan.
+#define SLUICE_NUMERIC_TYPES(X) X(std::int32_t) X(std::uint32_t) X(std::int64_t) X(std::uint64_t) X(float) X(double)
+// Element types of compact_if / partition with the threshold predicate.
+#define SLUICE_PREDICATE_TYPES(X) X(std::uint8_t) SLUICE_NUMERIC_TYPES(X)
+#define SLUICE_OPS(X, T) X(T, ::sluice::sum) X(T, ::sluice::product) X(T, ::sluice::minimum) X(T, ::sluice::maximum)
+#define SLUICE_KEY_TYPES(X) X(std::uint32_t) X(std::int32_t) X(float) X(std::uint64_t) X(std::int64_t) X(double)
+// Storage words (size, alignment) of flagged compaction, partition and sort values.
+#define SLUICE_STORAGE(X) \
+  X(1, 1) X(2, 2) X(4, 4) X(8, 8) X(8, 4) X(16, 16) X(16, 8) X(16, 4)
+
+namespace sluice::detail {
+template <std::size_t Size, std::size_t Align>
+inline constexpr bool precompiled_storage_v =
+    (Size == 1 && Align == 1) || (Size == 2 && Align == 2) || (Size == 4 && Align == 4) ||
+    (Size == 8 && (Align == 8 || Align == 4)) || (Size == 16 && (Align == 16 || Align == 8 || Align == 4));
+}
+
+#if SLUICE_HAS_CUDA && !defined(SLUICE_INSTANTIATING)
+namespace sluice::cuda_backend {
+#define SLUICE_EXTERN_REDUCE(T, Op)                                                                            \
+  extern template void reduce<T, Op>(std::string_view, std::span<const T>, T*, T, Op, CUstream_st*);          \
+  extern template void scan<T, Op>(std::string_view, std::span<const T>, std::span<T>, bool, T, Op, CUstream_st*);
+#define SLUICE_EXTERN_REDUCE_T(T) SLUICE_OPS(SLUICE_EXTERN_REDUCE, T)
+SLUICE_NUMERIC_TYPES(SLUICE_EXTERN_REDUCE_T)
+#define SLUICE_EXTERN_PRED(T)                                                                                    \
+  extern template void compact<T, ::sluice::detail::pred_select<::sluice::threshold<T>>>(                        \
+      std::string_view, std::span<const T>, std::span<T>, ::sluice::detail::pred_select<::sluice::threshold<T>>, \
+      std::uint64_t*, CUstream_st*);                                                                             \
+  extern template void partition<T, ::sluice::detail::pred_select<::sluice::threshold<T>>>(                      \
+      std::string_view, std::span<const T>, std::span<T>, ::sluice::detail::pred_select<::sluice::threshold<T>>, \
+      std::uint64_t*, CUstream_st*);
+SLUICE_PREDICATE_TYPES(SLUICE_EXTERN_PRED)
+#define SLUICE_EXTERN_STORAGE(S, A)                                                                            \
+  extern template void compact<::sluice::detail::storage<S, A>, ::sluice::detail::flag_select>(                \
+      std::string_view, std::span<const ::sluice::detail::storage<S, A>>,                                      \
+      std::span<::sluice::detail::storage<S, A>>, ::sluice::detail::flag_select, std::uint64_t*, CUstream_st*); \
+  extern template void partition<::sluice::detail::storage<S, A>, ::sluice::detail::flag_select>(              \
+      std::string_view, std::span<const ::sluice::detail::storage<S, A>>,                                      \
+      std::span<::sluice::detail::storage<S, A>>, ::sluice::detail::flag_select, std::uint64_t*, CUstream_st*);
+SLUICE_STORAGE(SLUICE_EXTERN_STORAGE)
+#define SLUICE_EXTERN_SORT_V(K, S, A)                                                                          \
+  extern template void radix_sort<K, ::sluice::detail::storage<S, A>>(                                         \
+      std::string_view, std::span<K>, std::span<::sluice::detail::storage<S, A>>, bool, int, int, CUstream_st*);
+#define SLUICE_EXTERN_SORT(K)                                                                                  \
+  extern template void radix_sort<K, std::nullptr_t>(std::string_view, std::span<K>, std::span<std::nullptr_t>, \
+                                                     bool, int, int, CUstream_st*);                            \
+  SLUICE_EXTERN_SORT_V(K, 1, 1) SLUICE_EXTERN_SORT_V(K, 2, 2) SLUICE_EXTERN_SORT_V(K, 4, 4)                    \
+  SLUICE_EXTERN_SORT_V(K, 8, 8) SLUICE_EXTERN_SORT_V(K, 8, 4) SLUICE_EXTERN_SORT_V(K, 16, 16)                  \
+  SLUICE_EXTERN_SORT_V(K, 16, 8) SLUICE_EXTERN_SORT_V(K, 16, 4)
+SLUICE_KEY_TYPES(SLUICE_EXTERN_SORT)
+}  // namespace sluice::cuda_backend
+#endif

@@ -1,0 +1,23 @@
+// Where and how a call runs: device, algorithm by name, CUDA stream.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+struct CUstream_st;  // cudaStream_t without the CUDA headers
+
+namespace sluice {
+
+enum class device { cpu, cuda };
+
+constexpr std::string_view to_string(device d) noexcept { return d == device::cpu ? "cpu" : "cuda"; }
+
+struct options {
+  sluice::device device = sluice::device::cpu;  // cuda: every span must point to device (or managed) memory
+  std::string_view algorithm = "best";          // a name from `sluice list` for this primitive and device
+  CUstream_st* stream = nullptr;                 // CUDA stream (cudaStream_t); nullptr is the legacy default stream
+};
+
+// True when the device can run work now (for cuda: built with CUDA and a GPU is present).
+bool device_available(device d) noexcept;
+
+}  // namespace sluice

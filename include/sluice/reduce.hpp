@@ -1,0 +1,51 @@
+// reduce: one value from a stream.
+#pragma once
+#include "sluice/cpu/serial.hpp"
+#include "sluice/detail/api.hpp"
+
+namespace sluice {
+
+// Return init op in[0] op in[1] op ... op in[n-1]. The GPU may associate differently (floating point: see docs/api.md).
+template <detail::span_like In, class T = detail::element_t<In>, class Op = sum>
+T reduce(const In& in, T init = T{}, Op op = {}, const options& opt = {});
+
+namespace detail {
+template <class In, class T, class Op>
+void reduce_run(const char* fn, const In& in, T* result, T init, Op op, const options& opt) {
+  static_assert(std::is_same_v<T, element_t<In>>, "sluice::reduce: init must have the element type");
+  const auto s = as_const_span(in);
+  const auto& algo = prepare(fn, primitive::reduce, opt, std::pair{"in", s});
+  if (result == nullptr) throw error(errc::invalid_argument, arg_error(fn, "result", "is null"));
+  if (opt.device == device::cpu) {
+    *result = cpu::reduce_serial(s, init, op);
+    return;
+  }
+  if constexpr (config::has_cuda) {
+    cuda_backend::check_device_pointer(fn, "result", result);
+    cuda_backend::reduce<T, Op>(algo.name, s, result, init, op, opt.stream);
+  }
+}
+}  // namespace detail
+
+// The same, with the result written to *result (device memory on cuda) in stream order; never syncs the host.
+template <detail::span_like In, class T = detail::element_t<In>, class Op = sum>
+void reduce_async(const In& in, T* result, T init = T{}, Op op = {}, const options& opt = {}) {
+  detail::reduce_run("reduce_async", in, result, init, op, opt);
+}
+
+template <detail::span_like In, class T, class Op>
+T reduce(const In& in, T init, Op op, const options& opt) {
+  if (opt.device == device::cpu) {
+    T r;
+    detail::reduce_run("reduce", in, &r, init, op, opt);
+    return r;
+  }
+  detail::prepare("reduce", primitive::reduce, opt, std::pair{"in", detail::as_const_span(in)});
+  cuda_backend::scratch result(sizeof(T), opt.stream, "reduce");
+  detail::reduce_run("reduce", in, result.as<T>(), init, op, opt);
+  T host;
+  cuda_backend::copy_to_host(&host, result.as<T>(), sizeof host, opt.stream, "reduce");
+  return host;
+}
+
+}  // namespace sluice

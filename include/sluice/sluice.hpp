@@ -1,0 +1,12 @@
+// sluice: reduction, scan, stream compaction, partition and radix sort on CPUs and CUDA GPUs.
+#pragma once
+#include "sluice/algorithms.hpp"
+#include "sluice/compact.hpp"
+#include "sluice/device_buffer.hpp"
+#include "sluice/error.hpp"
+#include "sluice/options.hpp"
+#include "sluice/partition.hpp"
+#include "sluice/reduce.hpp"
+#include "sluice/scan.hpp"
+#include "sluice/sort.hpp"
+#include "sluice/types.hpp"

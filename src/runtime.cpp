@@ -1,0 +1,171 @@
+// Device detection, pointer checks, device memory and the scratch pool. Built with or without CUDA: without
+// it every CUDA service reports errc::no_device.
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "sluice/config.hpp"
+#include "sluice/cuda/backend.hpp"
+#include "sluice/device_buffer.hpp"
+#include "sluice/error.hpp"
+#include "sluice/options.hpp"
+
+#if SLUICE_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace sluice {
+
+namespace {
+[[noreturn]] void no_cuda(const char* fn) {
+  throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but this sluice was built without CUDA");
+}
+
+#if SLUICE_HAS_CUDA
+void check(cudaError_t e, const char* fn, const char* what) {
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();  // clear a sticky-free error so the next call starts clean
+  const errc code = e == cudaErrorMemoryAllocation ? errc::out_of_memory
+                    : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? errc::no_device
+                                                                                    : errc::cuda_error;
+  throw error(code, std::string("sluice::") + fn + ": " + what + " failed: " + cudaGetErrorName(e) + " (" +
+                        cudaGetErrorString(e) + ")");
+}
+
+int device_count() noexcept {
+  static const int count = [] {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    return n;
+  }();
+  return count;
+}
+
+// One stream-ordered pool per device: scratch is reused across calls without host synchronisation and
+// can be captured in CUDA graphs.
+cudaMemPool_t pool_for_current_device(const char* fn) {
+  static std::mutex m;
+  static std::vector<cudaMemPool_t> pools;
+  int dev = 0;
+  check(cudaGetDevice(&dev), fn, "cudaGetDevice");
+  std::lock_guard lock(m);
+  if (pools.size() <= static_cast<std::size_t>(dev)) pools.resize(dev + 1, nullptr);
+  if (!pools[dev]) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    cudaMemPool_t p;
+    check(cudaMemPoolCreate(&p, &props), fn, "cudaMemPoolCreate");
+    std::uint64_t keep = ~std::uint64_t{0};  // never hand memory back between calls
+    check(cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep), fn, "cudaMemPoolSetAttribute");
+    pools[dev] = p;
+  }
+  return pools[dev];
+}
+#endif
+}  // namespace
+
+bool device_available(device d) noexcept {
+  if (d == device::cpu) return true;
+#if SLUICE_HAS_CUDA
+  return device_count() > 0;
+#else
+  return false;
+#endif
+}
+
+namespace cuda_backend {
+
+#if SLUICE_HAS_CUDA
+void require_device(const char* fn) {
+  if (device_count() == 0)
+    throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but no CUDA GPU is present");
+}
+
+void check_device_pointer(const char* fn, const char* arg, const void* p) {
+  if (p == nullptr) return;  // null with size 0 is fine; null with size > 0 was refused before
+  cudaPointerAttributes a{};
+  check(cudaPointerGetAttributes(&a, p), fn, "cudaPointerGetAttributes");
+  if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) return;
+  throw error(errc::invalid_argument, std::string("sluice::") + fn + ": '" + arg +
+                                          "' points to host memory, but the cuda device needs device or managed memory");
+}
+
+void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
+  void* p = nullptr;
+  check(cudaMallocFromPoolAsync(&p, bytes, pool_for_current_device(fn), stream), fn, "scratch allocation");
+  return p;
+}
+
+void scratch_free(void* p, CUstream_st* stream) noexcept {
+  if (p) (void)cudaFreeAsync(p, stream);
+}
+
+void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
+  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
+  check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
+}
+
+void copy_to_device(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
+  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream), fn, "cudaMemcpyAsync to device");
+}
+void check_cuda(int code, const char* fn, const char* what) { check(static_cast<cudaError_t>(code), fn, what); }
+
+int multiprocessor_count(const char* fn) {
+  static std::mutex m;
+  static std::vector<int> counts;
+  int dev = 0;
+  check(cudaGetDevice(&dev), fn, "cudaGetDevice");
+  std::lock_guard lock(m);
+  if (counts.size() <= static_cast<std::size_t>(dev)) counts.resize(dev + 1, 0);
+  if (counts[dev] == 0) check(cudaDeviceGetAttribute(&counts[dev], cudaDevAttrMultiProcessorCount, dev), fn, "cudaDeviceGetAttribute");
+  return counts[dev];
+}
+#else
+void check_cuda(int, const char* fn, const char*) { no_cuda(fn); }
+int multiprocessor_count(const char* fn) { no_cuda(fn); }
+void require_device(const char* fn) { no_cuda(fn); }
+void check_device_pointer(const char* fn, const char*, const void*) { no_cuda(fn); }
+void* scratch_alloc(std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
+void scratch_free(void*, CUstream_st*) noexcept {}
+void copy_to_host(void*, const void*, std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
+void copy_to_device(void*, const void*, std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
+#endif
+
+}  // namespace cuda_backend
+
+namespace detail {
+#if SLUICE_HAS_CUDA
+void* device_malloc(std::size_t bytes) {
+  cuda_backend::require_device("device_buffer");
+  void* p = nullptr;
+  check(cudaMalloc(&p, bytes), "device_buffer", ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
+  return p;
+}
+void device_free(void* p) noexcept {
+  if (p) (void)cudaFree(p);
+}
+void memcpy_to_device(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "device_buffer", "cudaMemcpy to device");
+}
+void memcpy_to_host(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "device_buffer", "cudaMemcpy to host");
+}
+void memset_device(void* dst, int byte, std::size_t bytes) {
+  if (bytes) check(cudaMemset(dst, byte, bytes), "device_buffer", "cudaMemset");
+}
+#else
+void* device_malloc(std::size_t) { no_cuda("device_buffer"); }
+void device_free(void*) noexcept {}
+void memcpy_to_device(void*, const void*, std::size_t) { no_cuda("device_buffer"); }
+void memcpy_to_host(void*, const void*, std::size_t) { no_cuda("device_buffer"); }
+void memset_device(void*, int, std::size_t) { no_cuda("device_buffer"); }
+#endif
+}  // namespace detail
+
+}  // namespace sluice

@@ -1,0 +1,47 @@
+// One verification case: a name, and the first thing that went wrong (empty when it passed).
+#pragma once
+#include <string>
+
+#include "verify/generators.hpp"
+#include "verify/staging.hpp"
+#include "verify/verify.hpp"
+
+namespace sluice::verify {
+
+struct context {
+  const algorithm_info& algo;
+  const settings& s;
+  tally t;
+  options opt() const { return options{s.dev, algo.name, nullptr}; }
+  int max_log2() const { return s.quick ? 16 : 22; }
+  // Record a case. `problem` empty means it passed.
+  void record(const std::string& name, const std::string& problem) {
+    if (problem.empty()) {
+      ++t.passed;
+      return;
+    }
+    ++t.failed;
+    if (s.on_failure)
+      s.on_failure(std::string(to_string(algo.prim)) + " " + std::string(algo.name) + " on " + std::string(to_string(s.dev)) +
+                   ", " + name + ": " + problem);
+  }
+  // Run a case, turning an unexpected exception into a failure.
+  template <class F>
+  void run_case(const std::string& name, F&& f) {
+    std::string problem;
+    try {
+      problem = f();
+    } catch (const std::exception& e) {
+      problem = std::string("threw: ") + e.what();
+    }
+    record(name, problem);
+  }
+};
+
+void verify_reduce(context& c);
+void verify_scan(context& c);
+void verify_compact(context& c);
+void verify_partition(context& c);
+void verify_sort(context& c);
+
+}  // namespace sluice::verify

@@ -1,0 +1,41 @@
+// The one input generator of tests, `sluice verify` and benchmarks: sizes, flag patterns, values, keys.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sluice/types.hpp"
+
+namespace sluice::verify {
+
+// Sizes around every boundary: 0, 1, 31, 32, 33, every 2^k - 1, 2^k, 2^k + 1 up to 2^max_log2 (+ tile edges).
+std::vector<std::uint64_t> dense_sizes(int max_log2);
+// A few sizes that still hit the edges, for the wide parts of the matrix.
+std::vector<std::uint64_t> sparse_sizes(int max_log2);
+
+enum class pattern { random, none, all, single_middle, alternating, long_runs };
+std::string to_string(pattern p);
+
+struct flag_case {
+  pattern pat;
+  double ratio;  // for random
+  std::string name() const;
+};
+std::vector<flag_case> flag_cases();
+
+// Flag bytes: kept elements get an arbitrary non-zero byte (1..255), so "non-zero keeps" is tested, not "== 1".
+std::vector<std::uint8_t> make_flags(std::uint64_t n, const flag_case& c, std::uint64_t seed);
+
+// What values the reduce/scan checks need: sums stay well conditioned, products near 1 for floats.
+enum class value_kind { bits, sum, product, minmax };
+
+template <class T>
+std::vector<T> make_values(std::uint64_t n, std::uint64_t seed, value_kind kind = value_kind::bits);
+
+enum class key_pattern { random, sorted, reverse, all_equal, few_distinct, specials };
+std::string to_string(key_pattern p);
+template <class K>
+std::vector<K> make_keys(std::uint64_t n, key_pattern p, std::uint64_t seed);
+
+}  // namespace sluice::verify

@@ -1,0 +1,20 @@
+#include "verify/verify.hpp"
+
+#include "verify/check.hpp"
+
+namespace sluice::verify {
+
+tally run(const algorithm_info& algo, const settings& s) {
+  context c{algo, s, {}};
+  switch (algo.prim) {
+    case primitive::reduce: verify_reduce(c); break;
+    case primitive::scan: verify_scan(c); break;
+    case primitive::compact:
+    case primitive::compact_unordered: verify_compact(c); break;
+    case primitive::partition: verify_partition(c); break;
+    case primitive::radix_sort: verify_sort(c); break;
+  }
+  return c.t;
+}
+
+}  // namespace sluice::verify

@@ -1,0 +1,36 @@
+// The verification matrix: every registered algorithm against the serial reference over the generators.
+// Shared by the GoogleTest suite and `sluice verify`.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sluice/algorithms.hpp"
+
+namespace sluice::verify {
+
+struct settings {
+  device dev = device::cpu;
+  bool quick = false;  // sizes up to 2^16 instead of 2^22
+  std::function<void(const std::string&)> on_failure;  // called once per failed case
+};
+
+struct tally {
+  std::uint64_t passed = 0;
+  std::uint64_t failed = 0;
+  tally& operator+=(const tally& o) {
+    passed += o.passed;
+    failed += o.failed;
+    return *this;
+  }
+};
+
+// Run every case of one registry entry on one device.
+tally run(const algorithm_info& algo, const settings& s);
+
+// Stated floating-point tolerances (relative to the sum of magnitudes for sums, to the result for products).
+inline constexpr double f32_tolerance = 1e-3;
+inline constexpr double f64_tolerance = 1e-11;
+
+}  // namespace sluice::verify

@@ -1,0 +1,145 @@
+// reduce and scan against the reference: integers and min/max exactly; float sums and products within the
+// stated tolerance against a long double reference.
+#include <cmath>
+
+#include "reference/reference.hpp"
+#include "sluice/reduce.hpp"
+#include "sluice/scan.hpp"
+#include "verify/check.hpp"
+
+namespace sluice::verify {
+namespace {
+
+template <class Op> constexpr const char* op_name();
+template <> constexpr const char* op_name<sum>() { return "sum"; }
+template <> constexpr const char* op_name<product>() { return "product"; }
+template <> constexpr const char* op_name<minimum>() { return "min"; }
+template <> constexpr const char* op_name<maximum>() { return "max"; }
+
+template <class Op> constexpr value_kind kind_of() {
+  if constexpr (std::is_same_v<Op, sum>) return value_kind::sum;
+  else if constexpr (std::is_same_v<Op, product>) return value_kind::product;
+  else return value_kind::minmax;
+}
+
+template <class T, class Op>
+constexpr bool exact() {
+  return !std::is_floating_point_v<T> || std::is_same_v<Op, minimum> || std::is_same_v<Op, maximum>;
+}
+
+// Compare got with the exact value; `scale` is what the error is relative to.
+template <class T>
+bool close(T got, long double want, long double scale) {
+  if (std::isnan(static_cast<double>(got))) return false;
+  const double tol = std::is_same_v<T, float> ? f32_tolerance : f64_tolerance;
+  return std::fabs(static_cast<long double>(got) - want) <= tol * (scale > 0 ? scale : 1);
+}
+
+// Running reference in long double: value and the scale its error is measured against.
+template <class Op>
+struct wide {
+  long double value, scale;
+  void add(long double x) {
+    if constexpr (std::is_same_v<Op, sum>) {
+      value += x;
+      scale += std::fabs(x);
+    } else {
+      value *= x;
+      scale = std::fabs(value);
+    }
+  }
+};
+
+template <class T, class Op>
+void reduce_cases(context& c) {
+  const bool dense = std::is_same_v<Op, sum> && (std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float>);
+  const auto sizes = dense ? dense_sizes(c.max_log2()) : sparse_sizes(c.max_log2());
+  std::uint64_t seed = 1;
+  for (std::uint64_t n : sizes) {
+    const std::string name = std::string(type_name<T>()) + " " + op_name<Op>() + " n=" + std::to_string(n);
+    c.run_case(name, [&]() -> std::string {
+      const auto values = make_values<T>(n, ++seed, kind_of<Op>());
+      const T init = make_values<T>(1, seed * 7919, kind_of<Op>())[0];
+      staged<T> in(values, c.s.dev);
+      const T got = sluice::reduce(in.span(), init, Op{}, c.opt());
+      if constexpr (exact<T, Op>()) {
+        const T want = reference::reduce(values, init, Op{});
+        if (!same_bits(got, want)) return "got " + show(got) + ", want " + show(want);
+      } else {
+        wide<Op> w{static_cast<long double>(init), std::fabs(static_cast<long double>(init))};
+        for (const T& x : values) w.add(x);
+        if (!close(got, w.value, w.scale)) return "got " + show(got) + ", want " + show(static_cast<double>(w.value)) + " (beyond tolerance)";
+      }
+      return "";
+    });
+  }
+}
+
+template <class T, class Op>
+void scan_cases(context& c) {
+  const bool dense = std::is_same_v<Op, sum> && (std::is_same_v<T, std::uint32_t> || std::is_same_v<T, float>);
+  const auto sizes = dense ? dense_sizes(c.max_log2()) : sparse_sizes(c.max_log2());
+  std::uint64_t seed = 100;
+  for (std::uint64_t n : sizes) {
+    for (int mode = 0; mode < 3; ++mode) {  // inclusive, exclusive, exclusive in place
+      const bool inclusive = mode == 0, in_place = mode == 2;
+      const std::string name = std::string(type_name<T>()) + " " + op_name<Op>() + (inclusive ? " inclusive" : " exclusive") +
+                               (in_place ? " in-place" : "") + " n=" + std::to_string(n);
+      c.run_case(name, [&]() -> std::string {
+        const auto values = make_values<T>(n, ++seed, kind_of<Op>());
+        const T init = make_values<T>(1, seed * 31, kind_of<Op>())[0];
+        staged<T> in(values, c.s.dev);
+        auto out = staged<T>::poisoned(n, c.s.dev);
+        if (inclusive) sluice::inclusive_scan(in.span(), out.span(), Op{}, c.opt());
+        else if (in_place) sluice::exclusive_scan(in.span(), in.span(), init, Op{}, c.opt());
+        else sluice::exclusive_scan(in.span(), out.span(), init, Op{}, c.opt());
+        const auto got = in_place ? in.fetch() : out.fetch();
+        if (!in_place)
+          for (std::size_t i = n; i < n + guard; ++i)
+            if (!is_poison(got[i])) return "wrote past the end of out at " + std::to_string(i);
+        if constexpr (exact<T, Op>()) {
+          const auto want = inclusive ? reference::inclusive_scan(values, Op{}) : reference::exclusive_scan(values, init, Op{});
+          for (std::size_t i = 0; i < n; ++i)
+            if (!same_bits(got[i], want[i])) return "at " + std::to_string(i) + ": got " + show(got[i]) + ", want " + show(want[i]);
+        } else {
+          wide<Op> w{inclusive ? (std::is_same_v<Op, sum> ? 0.0L : 1.0L) : static_cast<long double>(init),
+                     inclusive ? 0.0L : std::fabs(static_cast<long double>(init))};
+          for (std::size_t i = 0; i < n; ++i) {
+            if (inclusive) w.add(values[i]);
+            if (!close(got[i], w.value, w.scale))
+              return "at " + std::to_string(i) + ": got " + show(got[i]) + ", want " + show(static_cast<double>(w.value)) + " (beyond tolerance)";
+            if (!inclusive) w.add(values[i]);
+          }
+        }
+        return "";
+      });
+    }
+  }
+}
+
+template <template <class, class> class Cases, class T>
+void all_ops(context& c) {
+  Cases<T, sum>::run(c);
+  Cases<T, product>::run(c);
+  Cases<T, minimum>::run(c);
+  Cases<T, maximum>::run(c);
+}
+template <class T, class Op> struct reduce_t { static void run(context& c) { reduce_cases<T, Op>(c); } };
+template <class T, class Op> struct scan_t { static void run(context& c) { scan_cases<T, Op>(c); } };
+
+template <template <class, class> class Cases>
+void all_types(context& c) {
+  all_ops<Cases, std::int32_t>(c);
+  all_ops<Cases, std::uint32_t>(c);
+  all_ops<Cases, std::int64_t>(c);
+  all_ops<Cases, std::uint64_t>(c);
+  all_ops<Cases, float>(c);
+  all_ops<Cases, double>(c);
+}
+
+}  // namespace
+
+void verify_reduce(context& c) { all_types<reduce_t>(c); }
+void verify_scan(context& c) { all_types<scan_t>(c); }
+
+}  // namespace sluice::verify

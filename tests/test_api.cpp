@@ -1,0 +1,221 @@
+// The public API's contract: argument errors, aliasing, capacities, custom operators, async forms, devices.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "sluice/sluice.hpp"
+#if SLUICE_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace {
+
+using namespace sluice;
+
+// Expect a sluice::error with this code whose message contains every fragment.
+template <class F>
+void expect_error(errc code, std::vector<std::string> fragments, F&& f) {
+  try {
+    f();
+    ADD_FAILURE() << "no error thrown";
+  } catch (const sluice::error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    for (const auto& frag : fragments) EXPECT_NE(std::string(e.what()).find(frag), std::string::npos) << e.what() << " lacks " << frag;
+  }
+}
+
+TEST(api, ten_line_example) {
+  std::vector<float> x = {3, -1, 4, -1, 5, -9, 2, 6};
+  std::vector<float> pos(x.size());
+  const auto kept = sluice::compact_if(x, pos, greater_than(0.0f));
+  EXPECT_EQ(kept, 5u);
+  EXPECT_EQ(std::vector<float>(pos.begin(), pos.begin() + 5), (std::vector<float>{3, 4, 5, 2, 6}));
+  EXPECT_EQ(sluice::reduce(x), 9.0f);
+  EXPECT_EQ(sluice::reduce(x, -100.0f, maximum{}), 6.0f);
+  std::vector<float> sums(x.size());
+  sluice::inclusive_scan(x, sums);
+  EXPECT_EQ(sums.back(), 9.0f);
+  std::vector<std::int32_t> keys = {5, -2, 7, -2, 0};
+  std::vector<std::uint32_t> vals = {0, 1, 2, 3, 4};
+  sluice::radix_sort(keys, vals, order::descending);
+  EXPECT_EQ(keys, (std::vector<std::int32_t>{7, 5, 0, -2, -2}));
+  EXPECT_EQ(vals, (std::vector<std::uint32_t>{2, 0, 4, 1, 3}));  // stable: the first -2 stays first
+}
+
+TEST(api, null_with_size_is_refused) {
+  std::span<const std::uint32_t> bad(static_cast<const std::uint32_t*>(nullptr), 10);
+  std::vector<std::uint32_t> out(10);
+  expect_error(errc::invalid_argument, {"sluice::reduce:", "'in'", "null"}, [&] { (void)sluice::reduce(bad); });
+  expect_error(errc::invalid_argument, {"inclusive_scan", "'in'"}, [&] { sluice::inclusive_scan(bad, out); });
+  std::vector<std::uint8_t> flags(10, 1);
+  expect_error(errc::invalid_argument, {"compact", "'in'"}, [&] { (void)sluice::compact(bad, flags, out); });
+  std::span<std::uint32_t> bad_keys(static_cast<std::uint32_t*>(nullptr), 3);
+  expect_error(errc::invalid_argument, {"radix_sort", "'keys'"}, [&] { sluice::radix_sort(bad_keys); });
+}
+
+TEST(api, empty_inputs) {
+  std::vector<std::uint32_t> none, out;
+  std::vector<std::uint8_t> flags;
+  EXPECT_EQ(sluice::reduce(none, 7u), 7u);
+  sluice::inclusive_scan(none, out);
+  EXPECT_EQ(sluice::compact(none, flags, out), 0u);
+  EXPECT_EQ(sluice::partition_flagged(none, flags, out), 0u);
+  sluice::radix_sort(out);
+}
+
+TEST(api, flags_must_match_input) {
+  std::vector<std::uint32_t> in(10), out(10);
+  std::vector<std::uint8_t> flags(9, 1);
+  expect_error(errc::invalid_argument, {"sluice::compact", "'flags'", "9", "10"}, [&] { (void)sluice::compact(in, flags, out); });
+  expect_error(errc::invalid_argument, {"partition_flagged", "'flags'"}, [&] { (void)sluice::partition_flagged(in, flags, out); });
+}
+
+TEST(api, output_capacity) {
+  std::vector<std::uint32_t> in(100);
+  std::iota(in.begin(), in.end(), 0u);
+  std::vector<std::uint8_t> flags(100, 1);
+  std::vector<std::uint32_t> out(60, 0xdeadbeef);
+  expect_error(errc::invalid_argument, {"sluice::compact", "'out'", "60", "100"},
+               [&] { (void)sluice::compact(in, flags, std::span<std::uint32_t>(out).first(50)); });
+  for (std::size_t i = 50; i < 60; ++i) EXPECT_EQ(out[i], 0xdeadbeefu) << "wrote past the span at " << i;
+  std::uint64_t count = 0;
+  sluice::compact_async(in, flags, std::span<std::uint32_t>(out).first(50), &count);
+  EXPECT_EQ(count, 100u);  // the async form reports the full count, writes only what fits
+  std::vector<std::uint32_t> small(99);
+  expect_error(errc::invalid_argument, {"sluice::partition", "'out'", "99"}, [&] { (void)sluice::partition(in, small, less_than(5u)); });
+  std::vector<std::uint32_t> short_scan(99);
+  expect_error(errc::invalid_argument, {"inclusive_scan", "'out'"}, [&] { sluice::inclusive_scan(in, short_scan); });
+}
+
+TEST(api, aliasing) {
+  std::vector<std::uint32_t> v(100);
+  std::iota(v.begin(), v.end(), 0u);
+  sluice::inclusive_scan(v, v);  // in place is allowed for scans
+  EXPECT_EQ(v[99], 4950u);
+  std::iota(v.begin(), v.end(), 0u);
+  EXPECT_EQ(sluice::compact_if(v, v, less_than(10u)), 10u);  // in place compaction on the CPU
+  EXPECT_EQ(v[9], 9u);
+  std::span<std::uint32_t> s(v);
+  expect_error(errc::invalid_argument, {"partially overlaps"}, [&] { sluice::inclusive_scan(s.first(50), s.subspan(10, 50)); });
+  expect_error(errc::unsupported, {"sluice::partition", "does not run in place"}, [&] { (void)sluice::partition(s, s, less_than(3u)); });
+  std::vector<std::uint32_t> keys(10);
+  expect_error(errc::invalid_argument, {"radix_sort", "'values'"}, [&] { sluice::radix_sort(std::span(keys).first(8), std::span(keys).subspan(2, 8)); });
+}
+
+TEST(api, bit_range) {
+  std::vector<std::uint32_t> k = {3, 1, 2};
+  expect_error(errc::invalid_argument, {"radix_sort", "'bits'", "32"}, [&] { sluice::radix_sort(k, order::ascending, {0, 33}); });
+  expect_error(errc::invalid_argument, {"'bits'"}, [&] { sluice::radix_sort(k, order::ascending, {-1, 8}); });
+  expect_error(errc::invalid_argument, {"'bits'"}, [&] { sluice::radix_sort(k, order::ascending, {9, 8}); });
+  std::vector<std::uint32_t> k2 = {0x13, 0x21, 0x12};  // sort by the low nibble only: stable on ties
+  sluice::radix_sort(k2, order::ascending, {0, 4});
+  EXPECT_EQ(k2, (std::vector<std::uint32_t>{0x21, 0x12, 0x13}));
+}
+
+TEST(api, unknown_algorithm_names_the_choices) {
+  std::vector<std::uint32_t> v(4);
+  expect_error(errc::invalid_argument, {"unknown algorithm 'nope'", "valid: best, serial"},
+               [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "nope"}); });
+  expect_error(errc::invalid_argument, {"unknown algorithm 'cub'", "on cpu"}, [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "cub"}); });
+}
+
+TEST(api, custom_operators_and_predicates_on_cpu) {
+  struct pair_max {  // associative, not commutative-dependent: keeps the first maximum
+    std::array<int, 2> operator()(std::array<int, 2> a, std::array<int, 2> b) const { return b[0] > a[0] ? b : a; }
+  };
+  std::vector<std::array<int, 2>> v = {{1, 0}, {5, 1}, {3, 2}, {5, 3}};
+  EXPECT_EQ(sluice::reduce(v, std::array<int, 2>{-1, -1}, pair_max{}), (std::array<int, 2>{5, 1}));
+  std::vector<int> x = {1, 2, 3, 4, 5, 6};
+  std::vector<int> even(6);
+  EXPECT_EQ(sluice::compact_if(x, even, [](int a) { return a % 2 == 0; }), 3u);
+  std::vector<int> split(6);
+  EXPECT_EQ(sluice::partition(x, split, [](int a) { return a > 4; }), 2u);
+  EXPECT_EQ(split, (std::vector<int>{5, 6, 1, 2, 3, 4}));
+}
+
+TEST(api, cuda_without_a_device_is_no_device) {
+  if (device_available(device::cuda)) GTEST_SKIP() << "a CUDA device is present: the no-device path cannot be exercised here";
+  std::vector<std::uint32_t> v(4);
+  expect_error(errc::no_device, {"sluice::reduce", "cuda"}, [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cuda}); });
+  std::vector<std::uint8_t> f(4);
+  expect_error(errc::no_device, {"compact"}, [&] { (void)sluice::compact(v, f, v, {device::cuda}); });
+  expect_error(errc::no_device, {"device_buffer"}, [] { device_buffer<int> b(10); });
+}
+
+TEST(api, list_has_a_default_per_primitive_and_device) {
+  for (auto p : {primitive::reduce, primitive::scan, primitive::compact, primitive::compact_unordered, primitive::partition,
+                 primitive::radix_sort})
+    for (auto d : {device::cpu, device::cuda}) {
+      const auto& a = find_algorithm(p, d, "best", "test");
+      EXPECT_TRUE(runs_on(a, d)) << to_string(p);
+    }
+}
+
+#if SLUICE_HAS_CUDA
+class gpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!device_available(device::cuda)) GTEST_SKIP() << "no CUDA device: no GPU present on this machine";
+  }
+};
+
+TEST_F(gpu, host_pointer_is_refused) {
+  std::vector<std::uint32_t> host(16);
+  expect_error(errc::invalid_argument, {"sluice::reduce:", "'in'", "host memory"}, [&] { (void)sluice::reduce(host, 0u, sum{}, {device::cuda}); });
+}
+
+TEST_F(gpu, out_of_memory_then_recovers) {
+  expect_error(errc::out_of_memory, {"device_buffer"}, [] { device_buffer<std::uint8_t> huge(std::size_t{1} << 50); });
+  device_buffer<std::uint32_t> ok(std::vector<std::uint32_t>{1, 2, 3});
+  EXPECT_EQ(sluice::reduce(ok, 0u, sum{}, {device::cuda}), 6u);
+}
+
+// The async forms never sync the host, so a whole compaction can be captured in a CUDA graph and replayed.
+TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
+  const std::size_t n = 100000;
+  std::vector<std::uint32_t> h(n);
+  std::iota(h.begin(), h.end(), 0u);
+  device_buffer<std::uint32_t> in(h), out(n), sums(n);
+  device_buffer<std::uint64_t> count(1);
+  device_buffer<std::uint32_t> total(1);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  const options opt{device::cuda, "best", s};
+  (void)sluice::compact_if(in, out, less_than(777u), opt);  // first call outside capture: warms the scratch pool
+  cudaGraph_t g;
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+  sluice::compact_if_async(in, out, less_than(1000u), count.data(), opt);
+  sluice::inclusive_scan(in, sums, sum{}, opt);
+  sluice::reduce_async(in, total.data(), 0u, sum{}, opt);
+  ASSERT_EQ(cudaStreamEndCapture(s, &g), cudaSuccess);
+  cudaGraphExec_t exec;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, g, 0), cudaSuccess);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(count.download()[0], 1000u);
+  const auto o = out.download();
+  for (std::uint32_t i = 0; i < 1000; ++i) ASSERT_EQ(o[i], i);
+  EXPECT_EQ(sums.download()[n - 1], static_cast<std::uint32_t>(std::uint64_t{n} * (n - 1) / 2));
+  EXPECT_EQ(total.download()[0], static_cast<std::uint32_t>(std::uint64_t{n} * (n - 1) / 2));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(s);
+}
+
+TEST_F(gpu, odd_element_layouts_move_on_the_gpu) {
+  struct rgb { std::uint8_t r, g, b, a; };  // 4 bytes, aligned to 1: refused with a clear error
+  struct pair32 { float a, b; };             // 8 bytes, aligned to 4: runs on storage<8, 4>
+  std::vector<pair32> h = {{1, 2}, {3, 4}, {5, 6}};
+  device_buffer<pair32> in(h), out(3);
+  device_buffer<std::uint8_t> f(std::vector<std::uint8_t>{1, 0, 7});
+  EXPECT_EQ(sluice::compact(in, f, out, {device::cuda}), 2u);
+  EXPECT_EQ(out.download()[1].b, 6.0f);
+  device_buffer<rgb> c(3), co(3);
+  expect_error(errc::unsupported, {"4 bytes aligned to 1"}, [&] { (void)sluice::compact(c, f, co, {device::cuda}); });
+}
+#endif
+
+}  // namespace

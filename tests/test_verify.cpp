@@ -1,0 +1,56 @@
+// Every registered algorithm on every device against the serial reference (src/verify).
+// SLUICE_TEST_QUICK=1 limits sizes to 2^16 (the default goes to 2^22 + 1).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "sluice/sluice.hpp"
+#include "verify/verify.hpp"
+
+namespace {
+
+using namespace sluice;
+
+struct param {
+  const algorithm_info* algo;
+  device dev;
+};
+
+std::vector<param> all_params() {
+  std::vector<param> v;
+  for (const auto& a : algorithms())
+    for (device d : {device::cpu, device::cuda})
+      if (runs_on(a, d)) v.push_back({&a, d});
+  return v;
+}
+
+class matrix : public ::testing::TestWithParam<param> {};
+
+TEST_P(matrix, against_reference) {
+  const auto [algo, dev] = GetParam();
+  if (dev == device::cuda && !device_available(device::cuda))
+    GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
+  const char* q = std::getenv("SLUICE_TEST_QUICK");
+  std::vector<std::string> failures;
+  verify::settings s{dev, q && std::string(q) == "1", [&](const std::string& m) {
+                       if (failures.size() < 25) failures.push_back(m);
+                     }};
+  const auto t = verify::run(*algo, s);
+  for (const auto& f : failures) ADD_FAILURE() << f;
+  EXPECT_EQ(t.failed, 0u);
+  EXPECT_GT(t.passed, 0u) << "no case ran";
+}
+
+std::string name_of(const ::testing::TestParamInfo<param>& p) {
+  std::string n = std::string(to_string(p.param.algo->prim)) + "_" + std::string(p.param.algo->name) + "_" +
+                  std::string(to_string(p.param.dev));
+  for (auto& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(registry, matrix, ::testing::ValuesIn(all_params()), name_of);
+
+}  // namespace

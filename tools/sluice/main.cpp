@@ -1,0 +1,163 @@
+// sluice: list, verify and benchmark the algorithms of the sluice library.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "sluice/sluice.hpp"
+#include "verify/verify.hpp"
+
+namespace {
+
+using namespace sluice;
+
+const char* const usage_main =
+    "usage: sluice <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  list     one line per algorithm: <primitive> <name> <devices> <stable|unordered>\n"
+    "  verify   run algorithms against the serial reference; ends with 'N passed, M failed'\n"
+    "  bench    time algorithms beside a copy of the same bytes and write CSV\n"
+    "\n"
+    "'sluice <command> --help' describes each command.\n";
+
+const char* const usage_verify =
+    "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick]\n"
+    "  --device   where to run (default: cpu)\n"
+    "  --algo     one algorithm name from 'sluice list', or all (default: all)\n"
+    "  --quick    sizes up to 2^16 instead of 2^22\n"
+    "Exit status 0 only when no case failed.\n";
+
+const char* const usage_bench =
+    "usage: sluice bench [--device cpu|cuda] [--suite quick|production] [--out DIR]\n"
+    "  --device   default: cuda when a GPU is present, else cpu\n"
+    "  --suite    quick (default: verify, then time at one size) or production (several sizes)\n"
+    "  --out      folder for the CSV (default: ./sluice-results)\n";
+
+const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
+
+struct arg_error {
+  std::string message;
+};
+
+// Flags of the form --name value; returns false when args are exhausted.
+struct args {
+  std::vector<std::string> v;
+  std::size_t i = 0;
+  bool more() const { return i < v.size(); }
+  std::string next() { return v[i++]; }
+  std::string value(const std::string& flag) {
+    if (!more()) throw arg_error{flag + " needs a value"};
+    return next();
+  }
+};
+
+device parse_device(const std::string& s) {
+  if (s == "cpu") return device::cpu;
+  if (s == "cuda") return device::cuda;
+  throw arg_error{"unknown device '" + s + "' (valid: cpu, cuda)"};
+}
+
+int cmd_list(args& a) {
+  while (a.more()) {
+    const auto f = a.next();
+    if (f == "--help" || f == "-h") return std::printf("%s", usage_list), 0;
+    throw arg_error{"unknown option '" + f + "' for list (valid: --help)"};
+  }
+  for (const auto& al : algorithms()) {
+    std::string devs = al.on_cpu ? "cpu" : "";
+    if (al.on_cuda) devs += devs.empty() ? "cuda" : ",cuda";
+    std::printf("%s %s %s %s\n", std::string(to_string(al.prim)).c_str(), std::string(al.name).c_str(), devs.c_str(),
+                al.stable ? "stable" : "unordered");
+  }
+  return 0;
+}
+
+int cmd_verify(args& a) {
+  device d = device::cpu;
+  std::string algo = "all";
+  bool quick = false;
+  while (a.more()) {
+    const auto f = a.next();
+    if (f == "--help" || f == "-h") return std::printf("%s", usage_verify), 0;
+    if (f == "--device") d = parse_device(a.value(f));
+    else if (f == "--algo") algo = a.value(f);
+    else if (f == "--quick") quick = true;
+    else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --help)"};
+  }
+  std::vector<const algorithm_info*> chosen;
+  std::string valid;
+  for (const auto& al : algorithms()) {
+    if (!runs_on(al, d)) continue;
+    if (valid.find(std::string(al.name)) == std::string::npos) valid += ", " + std::string(al.name);
+    if (algo == "all" || algo == al.name) chosen.push_back(&al);
+  }
+  if (chosen.empty()) throw arg_error{"unknown algorithm '" + algo + "' on " + std::string(to_string(d)) + " (valid: all" + valid + ")"};
+  if (!device_available(d)) {
+    std::fprintf(stderr, "sluice verify: the %s device is not available (%s)\n", std::string(to_string(d)).c_str(),
+                 config::has_cuda ? "no CUDA GPU present" : "sluice was built without CUDA");
+    return 2;
+  }
+  verify::tally total;
+  verify::settings s{d, quick, [](const std::string& m) { std::printf("FAILED %s\n", m.c_str()); }};
+  for (const auto* al : chosen) {
+    const auto t = verify::run(*al, s);
+    std::printf("%-18s %-18s %-5s %llu passed, %llu failed\n", std::string(to_string(al->prim)).c_str(), std::string(al->name).c_str(),
+                std::string(to_string(d)).c_str(), static_cast<unsigned long long>(t.passed), static_cast<unsigned long long>(t.failed));
+    std::fflush(stdout);
+    total += t;
+  }
+  std::printf("%llu passed, %llu failed\n", static_cast<unsigned long long>(total.passed), static_cast<unsigned long long>(total.failed));
+  return total.failed == 0 ? 0 : 1;
+}
+
+int cmd_bench(args& a) {
+  tool::bench_args b{device_available(device::cuda) ? device::cuda : device::cpu, "quick", "sluice-results"};
+  bool device_given = false;
+  while (a.more()) {
+    const auto f = a.next();
+    if (f == "--help" || f == "-h") return std::printf("%s", usage_bench), 0;
+    if (f == "--device") b.dev = parse_device(a.value(f)), device_given = true;
+    else if (f == "--suite") b.suite = a.value(f);
+    else if (f == "--out") b.out_dir = a.value(f);
+    else throw arg_error{"unknown option '" + f + "' for bench (valid: --device, --suite, --out, --help)"};
+  }
+  bool known = false;
+  for (const char* s : tool::bench_suites) known = known || b.suite == s;
+  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production)"};
+  if (!device_available(b.dev)) {
+    std::fprintf(stderr, "sluice bench: the %s device is not available\n", std::string(to_string(b.dev)).c_str());
+    return 2;
+  }
+  if (!device_given && b.dev == device::cpu)
+    std::printf("no CUDA GPU %s: running on the CPU\n", config::has_cuda ? "present" : "(sluice built without CUDA)");
+  return tool::run_bench(b);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  args a{std::vector<std::string>(argv + 1, argv + argc)};
+  try {
+    if (!a.more()) {
+      std::fprintf(stderr, "%s", usage_main);
+      return 2;
+    }
+    const auto cmd = a.next();
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") return std::printf("%s", usage_main), 0;
+    if (cmd == "list") return cmd_list(a);
+    if (cmd == "verify") return cmd_verify(a);
+    if (cmd == "bench") return cmd_bench(a);
+    throw arg_error{"unknown command '" + cmd + "' (valid: list, verify, bench)"};
+  } catch (const arg_error& e) {
+    std::fprintf(stderr, "sluice: %s\n", e.message.c_str());
+    return 2;
+  } catch (const sluice::error& e) {
+    std::fprintf(stderr, "sluice: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sluice: %s\n", e.what());
+    return 1;
+  }
+}
