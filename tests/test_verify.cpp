@@ -17,6 +17,9 @@ struct param {
   const algorithm_info* algo;
   device dev;
 };
+void PrintTo(const param& p, std::ostream* os) {
+  *os << to_string(p.algo->prim) << " " << p.algo->name << " on " << to_string(p.dev);
+}
 
 std::vector<param> all_params() {
   std::vector<param> v;

@@ -27,8 +27,10 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
       require_precompiled_storage<T>(fn);
       if constexpr (precompiled_storage_v<sizeof(T), alignof(T)>)
         cuda_backend::compact(algo.name, as_storage(in), as_storage(out), sel, count, opt.stream);
-    } else {
+    } else if constexpr (cuda_predicate_v<T, decltype(sel.pred)>) {
       cuda_backend::compact(algo.name, in, out, sel, count, opt.stream);
+    } else {
+      no_cuda_kernels(fn, "element type and predicate");
     }
   }
 }

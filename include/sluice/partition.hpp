@@ -25,8 +25,10 @@ void partition_run(const char* fn, std::span<const T> in, std::span<T> out, Sel 
       require_precompiled_storage<T>(fn);
       if constexpr (precompiled_storage_v<sizeof(T), alignof(T)>)
         cuda_backend::partition(algo.name, as_storage(in), as_storage(out), sel, count, opt.stream);
-    } else {
+    } else if constexpr (cuda_predicate_v<T, decltype(sel.pred)>) {
       cuda_backend::partition(algo.name, in, out, sel, count, opt.stream);
+    } else {
+      no_cuda_kernels(fn, "element type and predicate");
     }
   }
 }

@@ -10,9 +10,27 @@
 namespace sluice::verify {
 namespace {
 
+// The element's bytes as an integer (two for 16 bytes), so a multiset compare can sort integers.
 template <class T>
-bool bytes_less(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) < 0;
+auto image(const T& x) {
+  if constexpr (sizeof(T) == 16) {
+    std::pair<std::uint64_t, std::uint64_t> p;
+    std::memcpy(&p.first, &x, 8);
+    std::memcpy(&p.second, reinterpret_cast<const char*>(&x) + 8, 8);
+    return p;
+  } else {
+    std::conditional_t<sizeof(T) == 1, std::uint8_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>> u;
+    std::memcpy(&u, &x, sizeof(T));
+    return u;
+  }
+}
+
+template <class T>
+void sort_by_bits(std::vector<T>& v) {
+  std::vector<decltype(image(v[0]))> im(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) im[i] = image(v[i]);
+  std::sort(im.begin(), im.end());
+  for (std::size_t i = 0; i < v.size(); ++i) std::memcpy(static_cast<void*>(&v[i]), &im[i], sizeof(T));
 }
 
 // Compare the first `count` of got with want (as a multiset when unordered), and the guard past `limit`.
@@ -23,8 +41,8 @@ std::string compare(std::vector<T> got, std::vector<T> want, std::uint64_t count
     if (!is_poison(got[i])) return "wrote past the end of out at " + std::to_string(i);
   got.resize(count);
   if (unordered) {
-    std::sort(got.begin(), got.end(), bytes_less<T>);
-    std::sort(want.begin(), want.end(), bytes_less<T>);
+    sort_by_bits(got);
+    sort_by_bits(want);
   }
   for (std::size_t i = 0; i < count; ++i)
     if (!same_bits(got[i], want[i])) return "at " + std::to_string(i) + ": got " + show(got[i]) + ", want " + show(want[i]);

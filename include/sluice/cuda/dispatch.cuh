@@ -1,6 +1,10 @@
 // Definitions of the CUDA backend (declared in cuda/backend.hpp): each registry name to its variant.
 // Adding a variant: its file, its registry line (algorithms.hpp) and its line here.
 #pragma once
+#if defined(SLUICE_API_INCLUDED) && !defined(SLUICE_INSTANTIATING)
+#error "include <sluice/cuda.cuh> before any other sluice header, so your own operators get CUDA kernels"
+#endif
+#define SLUICE_CUDA_TEMPLATES 1
 #include <string>
 
 #include "sluice/cuda/compact/cub.cuh"

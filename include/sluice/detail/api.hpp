@@ -1,5 +1,6 @@
 // What every public function shares: ranges in, spans inside, device checks before any work.
 #pragma once
+#define SLUICE_API_INCLUDED 1
 #include <concepts>
 #include <cstdint>
 #include <ranges>
@@ -66,6 +67,12 @@ void require_precompiled_storage(const char* fn) {
   if constexpr (!precompiled_storage_v<sizeof(T), alignof(T)>)
     throw error(errc::unsupported, std::string("sluice::") + fn + ": the CUDA library has no kernels for elements of " +
                                        std::to_string(sizeof(T)) + " bytes aligned to " + std::to_string(alignof(T)));
+}
+
+[[noreturn]] inline void no_cuda_kernels(const char* fn, const char* what) {
+  throw error(errc::unsupported, std::string("sluice::") + fn + ": this " + what +
+                                     " has no CUDA kernels in the precompiled library; compile the caller with nvcc and "
+                                     "include <sluice/cuda.cuh> before any other sluice header");
 }
 
 // The count of an async CUDA call, fetched for the synchronous form.

@@ -2,7 +2,9 @@
 // and the `extern template` declarations that keep users' translation units from re-instantiating them.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
+#include "sluice/config.hpp"
 #include "sluice/detail/select.hpp"
 #include "sluice/detail/storage.hpp"
 #include "sluice/types.hpp"
@@ -18,6 +20,23 @@
   X(1, 1) X(2, 2) X(4, 4) X(8, 8) X(8, 4) X(16, 16) X(16, 8) X(16, 4)
 
 namespace sluice::detail {
+template <class T, class... U>
+inline constexpr bool one_of_v = (std::is_same_v<T, U> || ...);
+
+// True where the precompiled library holds the CUDA kernels, or where <sluice/cuda.cuh> was included
+// before this header, so that any operator or predicate compiles for the GPU in the caller's own nvcc build.
+#if defined(SLUICE_CUDA_TEMPLATES)
+inline constexpr bool cuda_templates_visible = true;
+#else
+inline constexpr bool cuda_templates_visible = false;
+#endif
+template <class T>
+inline constexpr bool numeric_v = one_of_v<T, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double>;
+template <class T, class Op>
+inline constexpr bool cuda_reduce_v = cuda_templates_visible || (numeric_v<T> && one_of_v<Op, sum, product, minimum, maximum>);
+template <class T, class Pred>
+inline constexpr bool cuda_predicate_v = cuda_templates_visible || ((numeric_v<T> || std::is_same_v<T, std::uint8_t>) && std::is_same_v<Pred, threshold<T>>);
+
 template <std::size_t Size, std::size_t Align>
 inline constexpr bool precompiled_storage_v =
     (Size == 1 && Align == 1) || (Size == 2 && Align == 2) || (Size == 4 && Align == 4) ||

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine with binaries built here for sm_90 (scripts/stage_device.sh copies them to .device/):
+# the test suite, the full CUDA verification, compute-sanitizer and the production benchmark.
+# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize bench (default: all)
+set -u
+BIN=${BIN:-.device}
+OUT=${OUT:-device-out}
+mkdir -p "$OUT"
+steps=${*:-tests verify sanitize bench}
+status=0
+step() { echo "== $1 ($(date +%T))"; }
+for s in $steps; do
+  case $s in
+    tests)
+      step "test suite (quick matrix)"
+      SLUICE_TEST_QUICK=1 timeout 900 "$BIN/sluice_tests" --gtest_brief=1 2>&1 | tee "$OUT/tests.log" | tail -15
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+    verify)
+      step "sluice verify --device cuda --algo all"
+      timeout 1200 "$BIN/sluice" verify --device cuda --algo all 2>&1 | tee "$OUT/verify-cuda.log" | tail -20
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+    sanitize)
+      for tool in memcheck racecheck synccheck initcheck; do
+        step "compute-sanitizer --tool $tool"
+        for algo in two-pass reduce-then-scan scan-scatter warp-atomic; do
+          timeout 600 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
+            "$BIN/sluice" verify --device cuda --quick --algo $algo > "$OUT/sanitize-$tool-$algo.log" 2>&1
+          rc=$?
+          echo "  $tool $algo: rc=$rc $(grep -E 'ERROR SUMMARY|passed, ' "$OUT/sanitize-$tool-$algo.log" | tail -2 | tr '\n' ' ')"
+          [ $rc = 0 ] || status=1
+        done
+      done ;;
+    bench)
+      step "sluice bench --device cuda --suite production"
+      timeout 900 "$BIN/sluice" bench --device cuda --suite production --out "$OUT" 2>&1 | tee "$OUT/bench.log" | tail -60
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+  esac
+done
+echo "device_check: status $status"
+exit $status

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Copies the sm_90 binaries of build/ into .device/ (git-ignored) for the device tool's `carry`.
+set -eu
+cd "$(dirname "$0")/.."
+mkdir -p .device
+cp build/tools/sluice/sluice build/tests/sluice_tests .device/
+strip .device/sluice .device/sluice_tests
+du -sh .device
