@@ -23,8 +23,8 @@ for s in $steps; do
       for tool in memcheck racecheck synccheck initcheck; do
         step "compute-sanitizer --tool $tool"
         for algo in two-pass reduce-then-scan scan-scatter warp-atomic; do
-          timeout 600 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-            "$BIN/sluice" verify --device cuda --quick --algo $algo > "$OUT/sanitize-$tool-$algo.log" 2>&1
+          timeout ${SANITIZE_TIMEOUT:-120} compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
+            "$BIN/sluice" verify --device cuda --quick --max-size ${SANITIZE_MAX:-70000} --algo $algo > "$OUT/sanitize-$tool-$algo.log" 2>&1
           rc=$?
           echo "  $tool $algo: rc=$rc $(grep -E 'ERROR SUMMARY|passed, ' "$OUT/sanitize-$tool-$algo.log" | tail -2 | tr '\n' ' ')"
           [ $rc = 0 ] || status=1

@@ -14,6 +14,12 @@ struct context {
   tally t;
   options opt() const { return options{s.dev, algo.name, nullptr}; }
   int max_log2() const { return s.quick ? 16 : 22; }
+  std::vector<std::uint64_t> dense() const { return capped(dense_sizes(max_log2())); }
+  std::vector<std::uint64_t> sparse() const { return capped(sparse_sizes(max_log2())); }
+  std::vector<std::uint64_t> capped(std::vector<std::uint64_t> v) const {
+    std::erase_if(v, [&](std::uint64_t n) { return n > s.max_size; });
+    return v;
+  }
   // Record a case. `problem` empty means it passed.
   void record(const std::string& name, const std::string& problem) {
     if (problem.empty()) {

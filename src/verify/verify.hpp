@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sluice/algorithms.hpp"
@@ -14,6 +15,7 @@ struct settings {
   device dev = device::cpu;
   bool quick = false;  // sizes up to 2^16 instead of 2^22
   std::function<void(const std::string&)> on_failure;  // called once per failed case
+  std::uint64_t max_size = ~std::uint64_t{0};  // skip larger sizes (e.g. under compute-sanitizer)
 };
 
 struct tally {
@@ -29,8 +31,12 @@ struct tally {
 // Run every case of one registry entry on one device.
 tally run(const algorithm_info& algo, const settings& s);
 
-// Stated floating-point tolerances (relative to the sum of magnitudes for sums, to the result for products).
+// Stated floating-point tolerances against a long double reference: relative to the sum of magnitudes for
+// sums, to the result for products, where a product of k factors may also be off by k unit roundoffs.
+// min and max are exact.
 inline constexpr double f32_tolerance = 1e-3;
 inline constexpr double f64_tolerance = 1e-11;
+template <class T>
+inline constexpr double unit_roundoff = std::is_same_v<T, float> ? 0x1p-24 : 0x1p-53;
 
 }  // namespace sluice::verify

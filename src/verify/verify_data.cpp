@@ -111,7 +111,7 @@ void type_cases(context& c) {
   std::uint64_t seed = 1000;
   for (const auto& fc : flag_cases()) {
     const bool dense = fc.pat == pattern::random && fc.ratio == 0.5 && (std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint8_t>);
-    for (std::uint64_t n : dense ? dense_sizes(c.max_log2()) : sparse_sizes(c.max_log2())) {
+    for (std::uint64_t n : dense ? c.dense() : c.sparse()) {
       const std::string base = std::string(type_name<T>()) + " n=" + std::to_string(n) + " " + fc.name();
       c.run_case(base + " flags", [&] { return one_case<T>(c, n, fc, form::flags, ++seed, false); });
       if constexpr (!std::is_same_v<T, vec4u>)

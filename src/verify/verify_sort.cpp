@@ -17,7 +17,7 @@ void key_cases(context& c) {
   for (auto p : patterns) {
     const bool dense = p == key_pattern::random && std::is_same_v<K, std::uint32_t>;
     int turn = static_cast<int>(p);
-    for (std::uint64_t n : dense ? dense_sizes(c.max_log2()) : sparse_sizes(c.max_log2())) {
+    for (std::uint64_t n : dense ? c.dense() : c.sparse()) {
       // Variants: ascending keys, descending keys, ascending pairs, descending pairs with a partial bit range.
       // The dense sweep runs all four at every size; elsewhere they take turns across sizes.
       ++turn;
