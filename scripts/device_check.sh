@@ -17,12 +17,12 @@ for s in $steps; do
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     verify)
       step "sluice verify --device cuda --algo all"
-      timeout 1200 "$BIN/sluice" verify --device cuda --algo all 2>&1 | tee "$OUT/verify-cuda.log" | tail -20
+      timeout 1200 "$BIN/sluice" verify --device cuda --algo ${VERIFY_ALGO:-all} 2>&1 | tee "$OUT/verify-cuda.log" | tail -20
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     sanitize)
-      for tool in memcheck racecheck synccheck initcheck; do
+      for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         step "compute-sanitizer --tool $tool"
-        for algo in two-pass reduce-then-scan scan-scatter warp-atomic; do
+        for algo in ${SANITIZE_ALGOS:-two-pass reduce-then-scan scan-scatter warp-atomic cub}; do
           timeout ${SANITIZE_TIMEOUT:-120} compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
             "$BIN/sluice" verify --device cuda --quick --max-size ${SANITIZE_MAX:-70000} --algo $algo > "$OUT/sanitize-$tool-$algo.log" 2>&1
           rc=$?
