@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what sluice needs to build and test on a fresh Debian machine, if it is missing:
+# CMake, a C++20 compiler, GoogleTest. The CUDA backend is built when nvcc is found (it is optional).
+set -euo pipefail
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v g++ >/dev/null || missing+=(g++)
+command -v make >/dev/null || missing+=(make)
+[ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q "${missing[@]}"
+  else sudo apt-get update -q && sudo apt-get install -y -q "${missing[@]}"; fi
+fi
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup: nvcc found at /usr/local/cuda/bin (add it to PATH to build the CUDA backend; this build adds it)"
+fi

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds sluice and runs every test: the verification matrix on every device present (CUDA tests skip with
+# a printed reason where there is no GPU), the API contract tests, the CLI tests and the installed-package example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+. scripts/env.sh
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$BUILD_DIR" -j"$JOBS"
+cd "$BUILD_DIR"
+ctest -j"$JOBS" --output-on-failure
