@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine with binaries built here for sm_90 (scripts/stage_device.sh copies them to .device/):
 # the test suite, the full CUDA verification, compute-sanitizer and the production benchmark.
-# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize bench (default: all)
+# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize example bench (default: all)
 set -u
 BIN=${BIN:-.device}
 OUT=${OUT:-device-out}
 mkdir -p "$OUT"
-steps=${*:-tests verify sanitize bench}
+steps=${*:-tests verify sanitize example bench}
 status=0
 step() { echo "== $1 ($(date +%T))"; }
 for s in $steps; do
@@ -30,9 +30,13 @@ for s in $steps; do
           [ $rc = 0 ] || status=1
         done
       done ;;
+    example)
+      step "installed-package example"
+      "$BIN/example" 2>&1 | tee "$OUT/example.log"
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     bench)
-      step "sluice bench --device cuda --suite production"
-      timeout 900 "$BIN/sluice" bench --device cuda --suite production --out "$OUT" 2>&1 | tee "$OUT/bench.log" | tail -60
+      step "sluice bench --device cuda --suite ${BENCH_SUITE:-production}"
+      timeout 900 "$BIN/sluice" bench --device cuda --suite ${BENCH_SUITE:-production} --out "$OUT" 2>&1 | tee "$OUT/bench.log" | tail -60
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
   esac
 done

@@ -9,3 +9,6 @@ cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j"$JOBS"
 cd "$BUILD_DIR"
 ctest -j"$JOBS" --output-on-failure
+# ctest lists skipped tests without their reason: show the reasons the tests printed.
+reasons=$(grep -h -A1 "Skipped$" Testing/Temporary/LastTest.log 2>/dev/null | grep -v -e "Skipped$" -e "^--" | sort | uniq -c || true)
+[ -z "$reasons" ] || printf 'skipped tests, with the reason each gave:\n%s\n' "$reasons"
