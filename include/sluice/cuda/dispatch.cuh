@@ -16,6 +16,7 @@
 #include "sluice/cuda/scan/cub.cuh"
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
 #include "sluice/cuda/sort/cub.cuh"
+#include "sluice/cuda/sort/split_radix.cuh"
 #include "sluice/error.hpp"
 
 namespace sluice::cuda_backend {
@@ -63,6 +64,7 @@ void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, b
                 CUstream_st* stream) {
   constexpr const char* fn = "radix_sort";
   if (algo == "cub") return cub_peer::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
+  if (algo == "split-radix") return split_radix::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
   no_variant(fn, algo);
 }
 
