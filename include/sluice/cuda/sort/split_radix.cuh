@@ -4,10 +4,8 @@
 // (image, input index) records, as the paper's interleaved key-value form, and gathers the values once at
 // the end. Moves per bit: the records read twice and written once (3 launches); simple, not fast.
 #pragma once
-#include <span>
-
 #include "sluice/cuda/compact/scan_scatter.cuh"
-#include "sluice/cuda/sort/cub.cuh"
+#include "sluice/cuda/sort/key_image.cuh"
 
 namespace sluice::cuda_backend::split_radix {
 
@@ -31,11 +29,11 @@ __global__ void to_records_kernel(const K* keys, R* recs, u64 n, bool descending
   for (u64 i = blockIdx.x * static_cast<u64>(blockDim.x) + threadIdx.x; i < n; i += static_cast<u64>(gridDim.x) * blockDim.x)
     recs[i] = R{sluice::detail::radix_key<K>::to_bits(keys[i], descending), static_cast<decltype(R::index)>(i)};
 }
-template <class K, class R, class V>
-__global__ void from_records_kernel(const R* recs, K* keys, const V* values_in, V* values_out, u64 n, bool descending) {
+template <class K, class R, class I>
+__global__ void from_records_kernel(const R* recs, K* keys, I* index, u64 n, bool descending) {
   for (u64 i = blockIdx.x * static_cast<u64>(blockDim.x) + threadIdx.x; i < n; i += static_cast<u64>(gridDim.x) * blockDim.x) {
     keys[i] = sluice::detail::radix_key<K>::from_bits(recs[i].key, descending);
-    values_out[i] = values_in[recs[i].index];
+    index[i] = recs[i].index;
   }
 }
 
@@ -50,36 +48,32 @@ E* split_bits(E* a, E* b, u64 n, int begin, int end, cudaStream_t s, const char*
   return a;
 }
 
-template <class K, class V, class I>
-void sort_pairs(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
-  using R = record<typename sluice::detail::radix_key<K>::bits_t, I>;
-  const u64 n = keys.size();
-  scratch a(n * sizeof(R), s, fn), b(n * sizeof(R), s, fn), moved(n * sizeof(V), s, fn);
-  to_records_kernel<<<cub_peer::elementwise_grid(n), 256, 0, s>>>(keys.data(), a.as<R>(), n, descending);
-  check_launch(fn, "split_radix::to_records_kernel");
-  const R* sorted = split_bits(a.as<R>(), b.as<R>(), n, begin, end, s, fn);
-  from_records_kernel<<<cub_peer::elementwise_grid(n), 256, 0, s>>>(sorted, keys.data(), values.data(), moved.as<V>(), n, descending);
-  check_launch(fn, "split_radix::from_records_kernel");
-  check_cuda(cudaMemcpyAsync(values.data(), moved.as<V>(), n * sizeof(V), cudaMemcpyDeviceToDevice, s), fn, "cudaMemcpyAsync");
-}
+struct variant {
+  template <class K>
+  static void keys(std::span<K> keys, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
+    using B = sort_common::bits_of<K>;
+    const u64 n = keys.size();
+    scratch a(n * sizeof(B), s, fn), b(n * sizeof(B), s, fn);
+    sort_common::to_image(keys.data(), a.as<B>(), n, descending, s, fn);
+    sort_common::from_image(split_bits(a.as<B>(), b.as<B>(), n, begin, end, s, fn), keys.data(), n, descending, s, fn);
+  }
+  template <class K, class V, class I>
+  static void pairs(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
+    using R = record<sort_common::bits_of<K>, I>;
+    const u64 n = keys.size();
+    scratch a(n * sizeof(R), s, fn), b(n * sizeof(R), s, fn), index(n * sizeof(I), s, fn);
+    to_records_kernel<<<sort_common::elementwise_grid(n), 256, 0, s>>>(keys.data(), a.as<R>(), n, descending);
+    check_launch(fn, "split_radix::to_records_kernel");
+    const R* sorted = split_bits(a.as<R>(), b.as<R>(), n, begin, end, s, fn);
+    from_records_kernel<<<sort_common::elementwise_grid(n), 256, 0, s>>>(sorted, keys.data(), index.as<I>(), n, descending);
+    check_launch(fn, "split_radix::from_records_kernel");
+    sort_common::permute_values(values, index.as<I>(), s, fn);
+  }
+};
 
 template <class K, class V>
 void radix_sort(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
-  using bits_t = typename sluice::detail::radix_key<K>::bits_t;
-  const u64 n = keys.size();
-  if (n < 2 || begin == end) return;
-  if constexpr (std::is_same_v<V, std::nullptr_t>) {
-    scratch a(n * sizeof(bits_t), s, fn), b(n * sizeof(bits_t), s, fn);
-    cub_peer::to_image_kernel<<<cub_peer::elementwise_grid(n), 256, 0, s>>>(keys.data(), a.as<bits_t>(), n, descending);
-    check_launch(fn, "cub_peer::to_image_kernel");
-    const bits_t* sorted = split_bits(a.as<bits_t>(), b.as<bits_t>(), n, begin, end, s, fn);
-    cub_peer::from_image_kernel<<<cub_peer::elementwise_grid(n), 256, 0, s>>>(sorted, keys.data(), n, descending);
-    check_launch(fn, "cub_peer::from_image_kernel");
-  } else if (n <= (u64{1} << 32)) {
-    sort_pairs<K, V, std::uint32_t>(keys, values, descending, begin, end, s, fn);
-  } else {
-    sort_pairs<K, V, std::uint64_t>(keys, values, descending, begin, end, s, fn);
-  }
+  sort_common::run<variant>(keys, values, descending, begin, end, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::split_radix
