@@ -12,6 +12,10 @@
 #include "sluice/cuda/compact/warp_atomic.cuh"
 #include "sluice/cuda/partition/cub.cuh"
 #include "sluice/cuda/reduce/cub.cuh"
+#include "sluice/cuda/reduce/goddeke_multipass.cuh"
+#include "sluice/cuda/reduce/partition_summarize.cuh"
+#include "sluice/cuda/reduce/tree_contiguous.cuh"
+#include "sluice/cuda/reduce/tree_interleaved.cuh"
 #include "sluice/cuda/reduce/two_pass.cuh"
 #include "sluice/cuda/scan/cub.cuh"
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
@@ -30,6 +34,10 @@ void reduce(std::string_view algo, std::span<const T> in, T* result, T init, Op 
   constexpr const char* fn = "reduce";
   if (algo == "two-pass") return two_pass::run(ptr_load<T>{in.data()}, in.size(), result, init, op, stream, fn);
   if (algo == "cub") return cub_peer::reduce(in, result, init, op, stream, fn);
+  if (algo == "goddeke-multipass") return goddeke_multipass::run(in.data(), in.size(), result, init, op, stream, fn);
+  if (algo == "tree-interleaved") return tree_interleaved::run(in.data(), in.size(), result, init, op, stream, fn);
+  if (algo == "tree-contiguous") return tree_contiguous::run(in.data(), in.size(), result, init, op, stream, fn);
+  if (algo == "partition-summarize") return partition_summarize::run(in.data(), in.size(), result, init, op, stream, fn);
   no_variant(fn, algo);
 }
 
