@@ -17,7 +17,11 @@
 #include "sluice/cuda/reduce/tree_contiguous.cuh"
 #include "sluice/cuda/reduce/tree_interleaved.cuh"
 #include "sluice/cuda/reduce/two_pass.cuh"
+#include "sluice/cuda/scan/brent_kung.cuh"
 #include "sluice/cuda/scan/cub.cuh"
+#include "sluice/cuda/scan/kogge_stone.cuh"
+#include "sluice/cuda/scan/streaming.cuh"
+#include "sluice/cuda/scan/three_phase_coarsened.cuh"
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
 #include "sluice/cuda/sort/cub.cuh"
 #include "sluice/cuda/sort/split_radix.cuh"
@@ -47,6 +51,10 @@ void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool i
   if (algo == "reduce-then-scan")
     return reduce_then_scan::run(ptr_load<T>{in.data()}, ptr_store<T>{out.data()}, in.size(), inclusive, init, op, stream, fn);
   if (algo == "cub") return cub_peer::scan(in, out, inclusive, init, op, stream, fn);
+  if (algo == "kogge-stone") return kogge_stone::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
+  if (algo == "brent-kung") return brent_kung::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
+  if (algo == "three-phase-coarsened") return three_phase_coarsened::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
+  if (algo == "streaming") return streaming::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
   no_variant(fn, algo);
 }
 

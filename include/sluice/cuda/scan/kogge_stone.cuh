@@ -1,0 +1,40 @@
+// scan "kogge-stone" (GPU Teaching Kit, Module 10.2, "A Work-Inefficient Scan Kernel"; Hillis and Steele):
+// one element per thread; for stride = 1, 2, 4, ..., thread j combines XY[j - stride] with XY[j]. Here
+// double-buffered (read one array, write the other), so one barrier per step instead of the kit's two.
+// O(n log n) operations in log n steps. Runs inside the Module 10.4 multi-block scan (hierarchical.cuh).
+#pragma once
+#include "sluice/cuda/scan/hierarchical.cuh"
+
+namespace sluice::cuda_backend::kogge_stone {
+
+struct block_scan {
+  static constexpr int threads = 1024;
+  static constexpr int section = threads;  // one element per thread
+  template <class T>
+  struct storage {
+    T xy[section];
+    T other[section];
+  };
+  // Inclusive scan of s.xy[0 .. valid); returns the buffer holding the result.
+  template <class T, class Op>
+  __device__ static const T* scan(storage<T>& s, unsigned valid, Op op) {
+    const unsigned j = threadIdx.x;
+    T* src = s.xy;
+    T* dst = s.other;
+    for (unsigned stride = 1; stride < valid; stride *= 2) {
+      if (j < valid) dst[j] = j >= stride ? op(src[j - stride], src[j]) : src[j];
+      __syncthreads();
+      T* t = src;
+      src = dst;
+      dst = t;
+    }
+    return src;
+  }
+};
+
+template <class T, class Op>
+void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
+  hierarchical::run<block_scan>(in, out, n, inclusive, init, op, s, fn);
+}
+
+}  // namespace sluice::cuda_backend::kogge_stone
