@@ -9,6 +9,17 @@ cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j"$JOBS"
 cd "$BUILD_DIR"
 ctest -j"$JOBS" --output-on-failure
+# The CPU side once more under AddressSanitizer + UndefinedBehaviorSanitizer (the CUDA side is checked by
+# compute-sanitizer on the GPU machine: scripts/device_check.sh). Quick matrix; the installed-package test
+# builds an uninstrumented program, so it runs only above.
+if [ "${SLUICE_SANITIZERS:-1}" = 1 ]; then
+  cd ..
+  cmake -S . -B "$BUILD_DIR-asan" -DSLUICE_ENABLE_CUDA=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" >/dev/null
+  cmake --build "$BUILD_DIR-asan" -j"$JOBS"
+  (cd "$BUILD_DIR-asan" && SLUICE_TEST_QUICK=1 ctest -j"$JOBS" --output-on-failure -E installed_package)
+  cd "$BUILD_DIR"
+fi
 # ctest lists skipped tests without their reason: show the reasons the tests printed.
 reasons=$(grep -h -A1 "Skipped$" Testing/Temporary/LastTest.log 2>/dev/null | grep -v -e "Skipped$" -e "^--" | sort | uniq -c || true)
 [ -z "$reasons" ] || printf 'skipped tests, with the reason each gave:\n%s\n' "$reasons"

@@ -58,8 +58,10 @@ std::vector<std::uint8_t> make_flags(std::uint64_t n, const flag_case& c, std::u
   auto mark = [&] { return static_cast<std::uint8_t>(1 + rng() % 255); };
   switch (c.pat) {
     case pattern::random: {
-      const auto threshold = static_cast<std::uint64_t>(c.ratio * 18446744073709551615.0);
-      for (auto& x : f) x = rng() < threshold ? mark() : 0;
+      // ratio x 2^64 as the cut; a ratio of 1 keeps everything (2^64 itself does not fit in 64 bits).
+      const bool every = c.ratio >= 1.0;
+      const auto threshold = every ? 0 : static_cast<std::uint64_t>(std::ldexp(c.ratio > 0 ? c.ratio : 0.0, 64));
+      for (auto& x : f) x = (every || rng() < threshold) ? mark() : 0;
       break;
     }
     case pattern::none: break;

@@ -121,6 +121,27 @@ void scan_cases(context& c) {
   }
 }
 
+// Floating-point results must repeat bit for bit from run to run (docs/api.md): the same input twice.
+template <class T>
+void repeatable_cases(context& c, bool scan) {
+  const std::uint64_t n = c.sparse().back();
+  c.run_case(std::string(type_name<T>()) + " sum n=" + std::to_string(n) + " bitwise identical run to run", [&]() -> std::string {
+    const auto values = make_values<T>(n, 4242, value_kind::sum);
+    staged<T> in(values, c.s.dev);
+    if (!scan) {
+      const T a = sluice::reduce(in.span(), T{}, sum{}, c.opt()), b = sluice::reduce(in.span(), T{}, sum{}, c.opt());
+      return same_bits(a, b) ? "" : "first run " + show(a) + ", second " + show(b);
+    }
+    auto out1 = staged<T>::poisoned(n, c.s.dev), out2 = staged<T>::poisoned(n, c.s.dev);
+    sluice::inclusive_scan(in.span(), out1.span(), sum{}, c.opt());
+    sluice::inclusive_scan(in.span(), out2.span(), sum{}, c.opt());
+    const auto a = out1.fetch(), b = out2.fetch();
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (!same_bits(a[i], b[i])) return "at " + std::to_string(i) + ": first run " + show(a[i]) + ", second " + show(b[i]);
+    return "";
+  });
+}
+
 template <template <class, class> class Cases, class T>
 void all_ops(context& c) {
   Cases<T, sum>::run(c);
@@ -143,7 +164,15 @@ void all_types(context& c) {
 
 }  // namespace
 
-void verify_reduce(context& c) { all_types<reduce_t>(c); }
-void verify_scan(context& c) { all_types<scan_t>(c); }
+void verify_reduce(context& c) {
+  all_types<reduce_t>(c);
+  repeatable_cases<float>(c, false);
+  repeatable_cases<double>(c, false);
+}
+void verify_scan(context& c) {
+  all_types<scan_t>(c);
+  repeatable_cases<float>(c, true);
+  repeatable_cases<double>(c, true);
+}
 
 }  // namespace sluice::verify
