@@ -64,6 +64,10 @@ class runner {
   std::vector<row> rows_;
 };
 
+// Results the benchmark must not let the compiler drop.
+volatile std::uint64_t sink_int;
+volatile float sink_float;
+
 std::vector<std::string> names(primitive p, device d) {
   std::vector<std::string> v;
   for (const auto& a : algorithms())
@@ -88,8 +92,8 @@ void suite_at(runner& r, device d, std::uint64_t n) {
 
   for (const auto& a : names(primitive::reduce, d)) {
     options o{d, a, nullptr};
-    r.measure("reduce", a, "u32", -1, b, [&] { (void)sluice::reduce(in.span(), u32{0}, sum{}, o); });
-    r.measure("reduce", a, "f32", -1, b, [&] { (void)sluice::reduce(fin.span(), 0.0f, sum{}, o); });
+    r.measure("reduce", a, "u32", -1, b, [&] { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });
+    r.measure("reduce", a, "f32", -1, b, [&] { sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o); });
   }
   for (const auto& a : names(primitive::scan, d)) {
     options o{d, a, nullptr};
@@ -97,16 +101,16 @@ void suite_at(runner& r, device d, std::uint64_t n) {
   }
   for (const auto& a : names(primitive::compact, d)) {
     options o{d, a, nullptr};
-    r.measure("compact", a, "u32", 0.5, b + n + kept * 4, [&] { (void)sluice::compact(in.span(), fl.span(), out.span(), o); });
+    r.measure("compact", a, "u32", 0.5, b + n + kept * 4, [&] { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
   }
   for (const auto& a : names(primitive::compact_unordered, d)) {
     options o{d, a, nullptr};
     r.measure("compact_unordered", a, "u32", 0.5, b + n + kept * 4,
-              [&] { (void)sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
+              [&] { sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
   }
   for (const auto& a : names(primitive::partition, d)) {
     options o{d, a, nullptr};
-    r.measure("partition", a, "u32", 0.5, 2 * b + n, [&] { (void)sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
+    r.measure("partition", a, "u32", 0.5, 2 * b + n, [&] { sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
   }
   for (const auto& a : names(primitive::radix_sort, d)) {
     options o{d, a, nullptr};
@@ -114,7 +118,7 @@ void suite_at(runner& r, device d, std::uint64_t n) {
               [&] { device_copy(d, keys.span().data(), in.span().data(), n * sizeof(u32)); });
   }
   if (d == device::cpu) {  // the standard library beside the CPU backend
-    r.measure("reduce", "std::reduce", "u32", -1, b, [&] { (void)std::reduce(in.host.begin(), in.host.end(), u32{0}); });
+    r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
     r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
               [&] { std::inclusive_scan(in.host.begin(), in.host.end(), out.host.begin()); });
     r.measure("compact", "std::copy_if", "u32", 0.5, b + n + kept * 4, [&] {
