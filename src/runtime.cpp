@@ -111,9 +111,6 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* st
   check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
 }
 
-void copy_to_device(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
-  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream), fn, "cudaMemcpyAsync to device");
-}
 void check_cuda(int code, const char* fn, const char* what) { check(static_cast<cudaError_t>(code), fn, what); }
 
 int multiprocessor_count(const char* fn) {
@@ -134,7 +131,6 @@ void check_device_pointer(const char* fn, const char*, const void*) { no_cuda(fn
 void* scratch_alloc(std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
 void scratch_free(void*, CUstream_st*) noexcept {}
 void copy_to_host(void*, const void*, std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
-void copy_to_device(void*, const void*, std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
 #endif
 
 }  // namespace cuda_backend

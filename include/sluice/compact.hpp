@@ -37,9 +37,7 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
 
 template <class F>
 std::uint64_t run_counted(const char* fn, std::uint64_t capacity, const options& opt, F&& run) {
-  std::uint64_t n = 0;
-  if (opt.device == device::cpu) run(&n);
-  else n = fetch_count(fn, opt, run);
+  const std::uint64_t n = counted(fn, opt, run);
   if (n > capacity)
     throw error(errc::invalid_argument, arg_error(fn, "out", "holds " + std::to_string(capacity) + " elements but " +
                                                             std::to_string(n) + " were selected"));

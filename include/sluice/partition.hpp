@@ -42,15 +42,6 @@ void partition_flagged_run(const char* fn, const In& in, const Flags& flags, Out
   check_same_size(fn, "flags", sf.size(), "in", si.size());
   partition_run(fn, si, as_span(out), flag_select{sf.data()}, count, opt, std::pair{"flags", sf});
 }
-
-inline std::uint64_t counted(const char* fn, const options& opt, auto&& run) {
-  if (opt.device == device::cpu) {
-    std::uint64_t n = 0;
-    run(&n);
-    return n;
-  }
-  return fetch_count(fn, opt, run);
-}
 }  // namespace detail
 
 // Split in into out (out.size() >= in.size()): pred(x) true first, then false; return the split point.

@@ -18,7 +18,6 @@ void check_device_pointer(const char* fn, const char* arg, const void* p);  // h
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn);  // stream-ordered, from sluice's pool
 void scratch_free(void* p, CUstream_st* stream) noexcept;
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // then syncs stream
-void copy_to_device(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // async
 void check_cuda(int cuda_error_code, const char* fn, const char* what);  // throws unless cudaSuccess
 int multiprocessor_count(const char* fn);  // of the current device, cached
 

@@ -11,8 +11,6 @@ namespace sluice::cuda_backend {
 
 using u64 = std::uint64_t;
 
-inline cudaStream_t to_cuda(CUstream_st* s) { return s; }
-
 inline void check_launch(const char* fn, const char* kernel) { check_cuda(cudaGetLastError(), fn, kernel); }
 
 __host__ __device__ constexpr u64 ceil_div(u64 a, u64 b) { return (a + b - 1) / b; }

@@ -75,12 +75,17 @@ void require_precompiled_storage(const char* fn) {
                                      "include <sluice/cuda.cuh> before any other sluice header");
 }
 
-// The count of an async CUDA call, fetched for the synchronous form.
+// The synchronous form of a counted call: run(count) writes the count (host memory on the CPU; on CUDA a
+// scratch word in device memory, brought back with one stream sync).
 template <class F>
-std::uint64_t fetch_count(const char* fn, const options& opt, F&& run) {
+std::uint64_t counted(const char* fn, const options& opt, F&& run) {
+  std::uint64_t host = 0;
+  if (opt.device == device::cpu) {
+    run(&host);
+    return host;
+  }
   cuda_backend::scratch count(sizeof(std::uint64_t), opt.stream, fn);
   run(count.as<std::uint64_t>());
-  std::uint64_t host = 0;
   cuda_backend::copy_to_host(&host, count.as<std::uint64_t>(), sizeof host, opt.stream, fn);
   return host;
 }
