@@ -122,6 +122,15 @@ TEST(api, unknown_algorithm_names_the_choices) {
   expect_error(errc::invalid_argument, {"unknown algorithm 'cub'", "on cpu"}, [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "cub"}); });
 }
 
+TEST(api, parameters_only_where_a_variant_has_them) {
+  std::vector<std::uint32_t> v(4);
+  expect_error(errc::invalid_argument, {"sluice::reduce", "'serial:x=1'", "takes no parameters"},
+               [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "serial:x=1"}); });
+  expect_error(errc::invalid_argument, {"'best:s=64'", "takes no parameters"},
+               [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "best:s=64"}); });
+  expect_error(errc::invalid_argument, {"unknown algorithm 'nope'"}, [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "nope:s=1"}); });
+}
+
 TEST(api, custom_operators_and_predicates_on_cpu) {
   struct pair_max {  // associative, not commutative-dependent: keeps the first maximum
     std::array<int, 2> operator()(std::array<int, 2> a, std::array<int, 2> b) const { return b[0] > a[0] ? b : a; }
@@ -165,6 +174,22 @@ class gpu : public ::testing::Test {
 TEST_F(gpu, host_pointer_is_refused) {
   std::vector<std::uint32_t> host(16);
   expect_error(errc::invalid_argument, {"sluice::reduce:", "'in'", "host memory"}, [&] { (void)sluice::reduce(host, 0u, sum{}, {device::cuda}); });
+}
+
+TEST_F(gpu, bad_parameters_name_the_algorithm_and_the_choices) {
+  device_buffer<std::uint32_t> v(std::vector<std::uint32_t>(100, 1));
+  device_buffer<std::uint8_t> f(std::vector<std::uint8_t>(100, 1));
+  device_buffer<std::uint32_t> out(100);
+  auto call = [&](const char* spec) { return [&, spec] { (void)sluice::compact(v, f, out, {device::cuda, spec}); }; };
+  expect_error(errc::invalid_argument, {"sluice::compact", "'roger:s=3'", "power of two in [2, 1024]"}, call("roger:s=3"));
+  expect_error(errc::invalid_argument, {"'roger:s=2048'", "[2, 1024]"}, call("roger:s=2048"));
+  expect_error(errc::invalid_argument, {"unknown parameter 'q'", "valid: s, scan"}, call("roger:q=1"));
+  expect_error(errc::invalid_argument, {"'s' is not key=value"}, call("roger:s"));
+  expect_error(errc::invalid_argument, {"scan=kogge", "blelloch, hillis-steele"}, call("jumping-jack:scan=kogge"));
+  expect_error(errc::invalid_argument, {"unknown parameter 't'", "valid: P, simd"}, call("billeter-staged:t=5"));
+  expect_error(errc::invalid_argument, {"P=0"}, call("billeter:P=0"));
+  expect_error(errc::invalid_argument, {"takes no parameters"}, call("horn:s=1"));
+  EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "roger:s=128,scan=hillis-steele"}), 100u);
 }
 
 TEST_F(gpu, out_of_memory_then_recovers) {

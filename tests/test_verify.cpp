@@ -56,4 +56,40 @@ std::string name_of(const ::testing::TestParamInfo<param>& p) {
 
 INSTANTIATE_TEST_SUITE_P(registry, matrix, ::testing::ValuesIn(all_params()), name_of);
 
+// The papers' parameters away from their defaults (quick matrix): block sizes at both ends, the other
+// in-block scan, the other compactSIMD, few and odd processor counts, the selective switch at both ends.
+const char* const cuda_specs[] = {
+    "roger:scan=hillis-steele", "roger:s=2", "roger:s=1024", "roger:s=256,scan=blelloch",
+    "jumping-jack:s=32,scan=hillis-steele", "jumping-jack:s=2", "jumping-jack:s=1024", "jumping-jack:s=64,scan=blelloch",
+    "billeter:simd=prefix", "billeter-staged:simd=prefix", "billeter-scattered:simd=prefix", "billeter-buffered:simd=prefix",
+    "billeter:P=1", "billeter:P=7", "billeter-buffered:P=3", "billeter-staged:P=130", "billeter:t=0", "billeter:t=100",
+    "split:simd=prefix", "split:P=1", "split:P=5", "billeter-scan:P=1", "billeter-scan:P=33"};
+
+class policies : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(policies, against_reference) {
+  if (!device_available(device::cuda))
+    GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
+  const std::string_view spec = GetParam();
+  const algorithm_info* algo = nullptr;
+  for (const auto& a : algorithms())
+    if (a.on_cuda && a.name == detail::base_name(spec)) algo = &a;
+  ASSERT_NE(algo, nullptr) << spec;
+  std::vector<std::string> failures;
+  verify::settings s{device::cuda, /*quick=*/true, [&](const std::string& m) {
+                       if (failures.size() < 25) failures.push_back(m);
+                     }};
+  const auto t = verify::run(*algo, s, spec);
+  for (const auto& f : failures) ADD_FAILURE() << f;
+  EXPECT_EQ(t.failed, 0u);
+  EXPECT_GT(t.passed, 0u) << "no case ran";
+}
+
+INSTANTIATE_TEST_SUITE_P(cuda, policies, ::testing::ValuesIn(cuda_specs), [](const ::testing::TestParamInfo<const char*>& p) {
+  std::string n = p.param;
+  for (auto& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+});
+
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "sluice/detail/params.hpp"
 #include "sluice/error.hpp"
 #include "sluice/options.hpp"
 
@@ -33,6 +34,7 @@ struct algorithm_info {
   bool best_cpu;   // the default ("best") on the CPU
   bool best_cuda;  // the default ("best") on CUDA
   std::string_view summary;
+  std::string_view params = {};  // tunables, written after the name: "roger:s=128,scan=hillis-steele"
 };
 
 // clang-format off
@@ -51,15 +53,25 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::scan,              "kogge-stone",  false, true,  true,  false, false, "teaching kit 10.2 (Hillis-Steele), double-buffered, in the 10.4 multi-block scan"},
   {primitive::scan,              "brent-kung",   false, true,  true,  false, false, "teaching kit 10.3 up-sweep/down-sweep (Blelloch), in the 10.4 multi-block scan"},
   {primitive::scan,              "three-phase-coarsened", false, true, true, false, false, "teaching kit 10.4 thread granularity adjustment, in the 10.4 multi-block scan"},
+  {primitive::scan,              "billeter-scan", false, true, true,  false, false, "Billeter Sec. 5.2: the three-phase compaction with values: range sums per warp, scan of P, rescan", "P"},
   {primitive::scan,              "streaming",    false, true,  true,  false, false, "teaching kit 10.4: one kernel, dynamic block ids, each block waits for its predecessor's flag"},
   {primitive::compact,           "serial",       true,  false, true,  true,  false, "one pass, writing each kept element at a running index"},
   {primitive::compact,           "scan-scatter", false, true,  true,  false, true,  "exclusive scan of the flags into positions, then scatter (teaching kit, CUDPP)"},
   {primitive::compact,           "cub",          false, true,  true,  false, false, "cub::DeviceSelect::Flagged / If (CCCL), the peer to beat"},
+  {primitive::compact,           "horn",         false, true,  true,  false, false, "Horn 2005: prefix sum of the discards, then a binary search per output position (gather)"},
+  {primitive::compact,           "roger",        false, true,  true,  false, false, "Roger 2007 Sec. III: blocks of s, prefix sum + Fig. 5 dichotomic search, blocks concatenated", "s=64 (2..1024, power of 2), scan=blelloch|hillis-steele"},
+  {primitive::compact,           "billeter",     false, true,  true,  false, false, "Billeter 2009 Sec. 3-4: count per warp, prefix over P, compactSIMD move; selective output", "P, simd=popc|prefix, t=30 (percent valid for staged)"},
+  {primitive::compact,           "billeter-staged", false, true, true, false, false, "Billeter 2009: three phases, output staged through shared memory", "P, simd=popc|prefix"},
+  {primitive::compact,           "billeter-scattered", false, true, true, false, false, "Billeter 2009: three phases, each lane writes its valid elements directly", "P, simd=popc|prefix"},
+  {primitive::compact,           "billeter-buffered", false, true, true, false, false, "Billeter 2009 Listing 7: three phases, output flushed in whole aligned rows", "P, simd=popc|prefix"},
+  {primitive::compact,           "sort-compact", false, true,  true,  false, false, "stable one-bit radix sort on the discard flag (cub::DeviceRadixSort), the papers' sorting baseline"},
   {primitive::compact_unordered, "serial",       true,  false, true,  true,  false, "same as compact serial (order is kept although not promised)"},
   {primitive::compact_unordered, "scan-scatter", false, true,  true,  false, true,  "the stable scan-scatter (H100: 3.5x faster than warp-atomic at 2^28)"},
   {primitive::compact_unordered, "warp-atomic",  false, true,  false, false, false, "ballot + popc per warp, one atomicAdd per warp reserves its output run"},
+  {primitive::compact_unordered, "jumping-jack", false, true,  false, false, false, "Moreira 2009 Algorithm 2: max-allowable-size jumps in blocks of s, blocks concatenated", "s=256 (2..1024, power of 2), scan=blelloch|hillis-steele"},
   {primitive::partition,         "serial",       true,  false, true,  true,  false, "kept elements forward from the front, rejected ones from the split point"},
   {primitive::partition,         "scan-scatter", false, true,  true,  false, true,  "exclusive scan of the flags, then a two-sided scatter"},
+  {primitive::partition,         "split",        false, true,  true,  false, false, "Billeter Sec. 5.3 stream split: billeter phases 1-2, rows split in shared memory", "P, simd=popc|prefix"},
   {primitive::partition,         "cub",          false, true,  true,  false, false, "cub::DevicePartition (CCCL) + reversal of its reversed tail, the peer to beat"},
   {primitive::radix_sort,        "lsd-serial",   true,  false, true,  true,  false, "serial LSD radix sort, 8-bit digits, counting sort per digit"},
   {primitive::radix_sort,        "cub",          false, true,  true,  false, true,  "cub::DeviceRadixSort (CCCL Onesweep) on the order-preserving key image"},
@@ -71,9 +83,17 @@ inline std::span<const algorithm_info> algorithms() noexcept { return algorithm_
 
 inline bool runs_on(const algorithm_info& a, device d) noexcept { return d == device::cpu ? a.on_cpu : a.on_cuda; }
 
-// The variant `name` ("best" allowed) of `prim` on `d`, or an invalid_argument error naming the valid choices.
-inline const algorithm_info& find_algorithm(primitive prim, device d, std::string_view name, const char* fn) {
+// The variant `spec` ("best" allowed; "name:key=value,..." for a variant's parameters) of `prim` on `d`, or
+// an invalid_argument error naming the valid choices. The variant itself checks its parameters' values.
+inline const algorithm_info& find_algorithm(primitive prim, device d, std::string_view spec, const char* fn) {
+  const std::string_view name = detail::base_name(spec);
   const bool best = name.empty() || name == "best";
+  if (name.size() != spec.size()) {
+    const auto* a = best ? nullptr : &find_algorithm(prim, d, name, fn);
+    if (a == nullptr || a->params.empty())
+      throw error(errc::invalid_argument, "sluice::" + std::string(fn) + ": algorithm '" + std::string(spec) + "' takes no parameters");
+    return *a;
+  }
   std::string valid;
   for (const auto& a : algorithm_table) {
     if (a.prim != prim || !runs_on(a, d)) continue;
@@ -81,7 +101,7 @@ inline const algorithm_info& find_algorithm(primitive prim, device d, std::strin
     valid += valid.empty() ? "" : ", ";
     valid += a.name;
   }
-  throw error(errc::invalid_argument, std::string(fn) + ": unknown algorithm '" + std::string(name) + "' for " +
+  throw error(errc::invalid_argument, "sluice::" + std::string(fn) + ": unknown algorithm '" + std::string(name) + "' for " +
                                           std::string(to_string(prim)) + " on " + std::string(to_string(d)) +
                                           " (valid: best, " + valid + ")");
 }

@@ -26,9 +26,9 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
     if constexpr (std::is_same_v<Sel, flag_select>) {  // flags: bits only move, on storage words
       require_precompiled_storage<T>(fn);
       if constexpr (precompiled_storage_v<sizeof(T), alignof(T)>)
-        cuda_backend::compact(algo.name, as_storage(in), as_storage(out), sel, count, opt.stream);
+        cuda_backend::compact(::sluice::detail::spec_of(algo, opt), as_storage(in), as_storage(out), sel, count, opt.stream);
     } else if constexpr (cuda_predicate_v<T, decltype(sel.pred)>) {
-      cuda_backend::compact(algo.name, in, out, sel, count, opt.stream);
+      cuda_backend::compact(::sluice::detail::spec_of(algo, opt), in, out, sel, count, opt.stream);
     } else {
       no_cuda_kernels(fn, "element type and predicate");
     }

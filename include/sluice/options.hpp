@@ -13,7 +13,7 @@ constexpr std::string_view to_string(device d) noexcept { return d == device::cp
 
 struct options {
   sluice::device device = sluice::device::cpu;  // cuda: every span must point to device (or managed) memory
-  std::string_view algorithm = "best";          // a name from `sluice list` for this primitive and device
+  std::string_view algorithm = "best";  // a name from `sluice list`, optionally with parameters: "roger:s=128"
   CUstream_st* stream = nullptr;                 // CUDA stream (cudaStream_t); nullptr is the legacy default stream
 };
 

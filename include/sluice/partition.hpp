@@ -24,9 +24,9 @@ void partition_run(const char* fn, std::span<const T> in, std::span<T> out, Sel 
     if constexpr (std::is_same_v<Sel, flag_select>) {  // flags: bits only move, on storage words
       require_precompiled_storage<T>(fn);
       if constexpr (precompiled_storage_v<sizeof(T), alignof(T)>)
-        cuda_backend::partition(algo.name, as_storage(in), as_storage(out), sel, count, opt.stream);
+        cuda_backend::partition(::sluice::detail::spec_of(algo, opt), as_storage(in), as_storage(out), sel, count, opt.stream);
     } else if constexpr (cuda_predicate_v<T, decltype(sel.pred)>) {
-      cuda_backend::partition(algo.name, in, out, sel, count, opt.stream);
+      cuda_backend::partition(::sluice::detail::spec_of(algo, opt), in, out, sel, count, opt.stream);
     } else {
       no_cuda_kernels(fn, "element type and predicate");
     }

@@ -22,7 +22,7 @@ void reduce_run(const char* fn, const In& in, T* result, T init, Op op, const op
   }
   if constexpr (config::has_cuda) {
     cuda_backend::check_device_pointer(fn, "result", result);
-    if constexpr (cuda_reduce_v<T, Op>) cuda_backend::reduce<T, Op>(algo.name, s, result, init, op, opt.stream);
+    if constexpr (cuda_reduce_v<T, Op>) cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, result, init, op, opt.stream);
     else no_cuda_kernels(fn, "element type and operator");
   }
 }

@@ -16,7 +16,7 @@ void scan(const char* fn, const In& in, Out&& out, bool inclusive, T init, Op op
   check_overlap(fn, "in", si, "out", so, /*in_place_ok=*/true);
   if (opt.device == device::cpu) return cpu::scan_serial(si, so.first(si.size()), inclusive, init, op);
   if constexpr (config::has_cuda) {
-    if constexpr (cuda_reduce_v<T, Op>) cuda_backend::scan<T, Op>(algo.name, si, so.first(si.size()), inclusive, init, op, opt.stream);
+    if constexpr (cuda_reduce_v<T, Op>) cuda_backend::scan<T, Op>(::sluice::detail::spec_of(algo, opt), si, so.first(si.size()), inclusive, init, op, opt.stream);
     else no_cuda_kernels(fn, "element type and operator");
   }
 }

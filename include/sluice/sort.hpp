@@ -19,7 +19,7 @@ void radix_sort_run(const char* fn, std::span<K> keys, std::span<V> values, orde
   if constexpr (std::is_same_v<V, std::nullptr_t>) {
     const auto& algo = prepare(fn, primitive::radix_sort, opt, std::pair{"keys", keys});
     if (opt.device == device::cpu) return cpu::radix_sort_lsd_serial(keys, values, desc, bits.begin, end);
-    if constexpr (config::has_cuda) cuda_backend::radix_sort(algo.name, keys, values, desc, bits.begin, end, opt.stream);
+    if constexpr (config::has_cuda) cuda_backend::radix_sort(::sluice::detail::spec_of(algo, opt), keys, values, desc, bits.begin, end, opt.stream);
   } else {
     const auto& algo = prepare(fn, primitive::radix_sort, opt, std::pair{"keys", keys}, std::pair{"values", values});
     check_same_size(fn, "values", values.size(), "keys", keys.size());
@@ -28,7 +28,7 @@ void radix_sort_run(const char* fn, std::span<K> keys, std::span<V> values, orde
     if constexpr (config::has_cuda) {
       require_precompiled_storage<V>(fn);
       if constexpr (precompiled_storage_v<sizeof(V), alignof(V)>)
-        cuda_backend::radix_sort(algo.name, keys, as_storage(values), desc, bits.begin, end, opt.stream);
+        cuda_backend::radix_sort(::sluice::detail::spec_of(algo, opt), keys, as_storage(values), desc, bits.begin, end, opt.stream);
     }
   }
 }

@@ -17,3 +17,9 @@
 #define SLUICE_INST_SORT(K, V)                                                                                          \
   template void sluice::cuda_backend::radix_sort<K, V>(std::string_view, std::span<K>, std::span<V>, bool, int, int, \
                                                        CUstream_st*);
+// The papers' variants (include sluice/cuda/dispatch_papers.cuh first; only papers_*.cu do).
+#define SLUICE_INST_PAPERS(T, Sel)                                                                            \
+  template void sluice::cuda_backend::compact_papers<T, Sel>(std::string_view, std::span<const T>, std::span<T>, Sel, \
+                                                             std::uint64_t*, CUstream_st*);                         \
+  template void sluice::cuda_backend::partition_papers<T, Sel>(std::string_view, std::span<const T>, std::span<T>, Sel, \
+                                                               std::uint64_t*, CUstream_st*);

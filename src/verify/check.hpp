@@ -11,8 +11,9 @@ namespace sluice::verify {
 struct context {
   const algorithm_info& algo;
   const settings& s;
+  std::string_view spec;  // the registry name, or the name with parameters
   tally t;
-  options opt() const { return options{s.dev, algo.name, nullptr}; }
+  options opt() const { return options{s.dev, spec, nullptr}; }
   int max_log2() const { return s.quick ? 16 : 22; }
   std::vector<std::uint64_t> dense() const { return capped(dense_sizes(max_log2())); }
   std::vector<std::uint64_t> sparse() const { return capped(sparse_sizes(max_log2())); }
@@ -28,7 +29,7 @@ struct context {
     }
     ++t.failed;
     if (s.on_failure)
-      s.on_failure(std::string(to_string(algo.prim)) + " " + std::string(algo.name) + " on " + std::string(to_string(s.dev)) +
+      s.on_failure(std::string(to_string(algo.prim)) + " " + std::string(spec) + " on " + std::string(to_string(s.dev)) +
                    ", " + name + ": " + problem);
   }
   // Run a case, turning an unexpected exception into a failure.

@@ -38,6 +38,7 @@ std::string to_string(pattern p) {
     case pattern::single_middle: return "single-middle";
     case pattern::alternating: return "alternating";
     case pattern::long_runs: return "long-runs";
+    case pattern::middle_of_blocks: return "middle-of-blocks";
   }
   return "?";
 }
@@ -49,7 +50,8 @@ std::string flag_case::name() const {
 
 std::vector<flag_case> flag_cases() {
   return {{pattern::random, 0.5}, {pattern::random, 0.1}, {pattern::random, 0.9}, {pattern::none, 0},
-          {pattern::all, 1},      {pattern::single_middle, 0}, {pattern::alternating, 0.5}, {pattern::long_runs, 0.5}};
+          {pattern::all, 1},      {pattern::single_middle, 0}, {pattern::alternating, 0.5}, {pattern::long_runs, 0.5},
+          {pattern::middle_of_blocks, 1.0 / 256}};
 }
 
 std::vector<std::uint8_t> make_flags(std::uint64_t n, const flag_case& c, std::uint64_t seed) {
@@ -68,6 +70,7 @@ std::vector<std::uint8_t> make_flags(std::uint64_t n, const flag_case& c, std::u
     case pattern::all: for (auto& x : f) x = mark(); break;
     case pattern::single_middle: if (n) f[n / 2] = mark(); break;
     case pattern::alternating: for (std::uint64_t i = 1; i < n; i += 2) f[i] = mark(); break;
+    case pattern::middle_of_blocks: for (std::uint64_t i = 128; i < n; i += 256) f[i] = mark(); break;
     case pattern::long_runs: {
       bool on = rng() & 1;
       for (std::uint64_t i = 0; i < n;) {

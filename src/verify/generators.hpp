@@ -14,7 +14,9 @@ std::vector<std::uint64_t> dense_sizes(int max_log2);
 // A few sizes that still hit the edges, for the wide parts of the matrix.
 std::vector<std::uint64_t> sparse_sizes(int max_log2);
 
-enum class pattern { random, none, all, single_middle, alternating, long_runs };
+// middle_of_blocks: one valid element in the middle of every block of 256, the worst case of jumping-jack
+// (Moreira et al. 2009 Sec. 4) at its default block size.
+enum class pattern { random, none, all, single_middle, alternating, long_runs, middle_of_blocks };
 std::string to_string(pattern p);
 
 struct flag_case {

@@ -4,8 +4,8 @@
 
 namespace sluice::verify {
 
-tally run(const algorithm_info& algo, const settings& s) {
-  context c{algo, s, {}};
+tally run(const algorithm_info& algo, const settings& s, std::string_view spec) {
+  context c{algo, s, spec.empty() ? algo.name : spec, {}};
   switch (algo.prim) {
     case primitive::reduce: verify_reduce(c); break;
     case primitive::scan: verify_scan(c); break;

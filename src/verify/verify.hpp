@@ -28,8 +28,8 @@ struct tally {
   }
 };
 
-// Run every case of one registry entry on one device.
-tally run(const algorithm_info& algo, const settings& s);
+// Run every case of one registry entry on one device; `spec` adds its parameters ("roger:s=128").
+tally run(const algorithm_info& algo, const settings& s, std::string_view spec = {});
 
 // Stated floating-point tolerances against a long double reference: relative to the sum of magnitudes for
 // sums, to the result for products, where a product of k factors may also be off by k unit roundoffs.

@@ -3,7 +3,9 @@
 #include "bench.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -55,6 +57,7 @@ class runner {
   }
   void set_copy_rate(double gbps) { copy_gbps_ = gbps; }
   std::vector<row>& rows() { return rows_; }
+  std::uint64_t n() const { return n_; }
 
  private:
   device d_;
@@ -131,6 +134,143 @@ void suite_at(runner& r, device d, std::uint64_t n) {
   }
 }
 
+// Random bits for any trivially copyable element type.
+template <class T>
+std::vector<T> random_elements(std::uint64_t n) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return verify::make_values<T>(n, 1);
+  } else {
+    const auto words = verify::make_values<std::uint64_t>(n * sizeof(T) / 8, 1);
+    std::vector<T> v(n);
+    std::memcpy(v.data(), words.data(), n * sizeof(T));
+    return v;
+  }
+}
+
+// Issue 3: the papers' compactions beside CUB (Flagged and If) and the copy. Flags are bytes; the bytes that
+// must move are the elements read once, the flags read once and the kept elements written once.
+template <class T>
+void compaction_ratios(runner& r, device d, std::uint64_t n, const std::string& type, const std::vector<double>& ratios,
+                       const std::vector<std::string>& specs) {
+  const double b = static_cast<double>(n) * sizeof(T);
+  buf<T> in(random_elements<T>(n), d), out(std::vector<T>(n), d);
+  r.set_copy_rate(0);
+  r.measure("copy", "cudaMemcpy", type, -1, 2 * b, [&] { device_copy(d, out.span().data(), in.span().data(), n * sizeof(T)); });
+  r.set_copy_rate(r.rows().back().gbps);
+  for (double ratio : ratios) {
+    const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
+    buf<std::uint8_t> fl(flags, d);
+    const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
+    const double moved = b + static_cast<double>(n) + kept * sizeof(T);
+    for (const auto& spec : specs) {
+      const auto& a = find_algorithm(primitive::compact, d, detail::base_name(spec), "bench");
+      (void)a;
+      options o{d, spec, nullptr};
+      r.measure("compact", spec, type, ratio, moved, [&] { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
+    }
+    if constexpr (std::is_same_v<T, std::uint32_t>) {
+      // The If form: keep x < ratio * 2^32 (random values: about `ratio` of them); no flags to read.
+      const auto cut = static_cast<std::uint64_t>(std::ldexp(ratio, 32));
+      const T bound = cut > 0xffffffffull ? T{0xffffffffu} : static_cast<T>(cut);
+      const double kept_if = static_cast<double>(std::count_if(in.host.begin(), in.host.end(), [&](T x) { return ratio >= 1 || x < bound; }));
+      for (const char* spec : {"cub", "billeter", "scan-scatter"}) {
+        options o{d, spec, nullptr};
+        if (ratio >= 1)
+          r.measure("compact_if", spec, type, ratio, b + kept_if * sizeof(T), [&] { sink_int = sluice::compact_if(in.span(), out.span(), at_most(T{0xffffffffu}), o); });
+        else
+          r.measure("compact_if", spec, type, ratio, b + kept_if * sizeof(T), [&] { sink_int = sluice::compact_if(in.span(), out.span(), less_than(bound), o); });
+      }
+    }
+    if (std::is_same_v<T, std::uint32_t>)
+      for (const char* spec : {"jumping-jack", "warp-atomic"}) {
+        options o{d, spec, nullptr};
+        r.measure("compact_unordered", spec, type, ratio, moved, [&] { sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
+      }
+  }
+}
+
+void compaction_suite(std::vector<row>& all, device d) {
+  using u32 = std::uint32_t;
+  const std::vector<std::string> specs = {"cub", "scan-scatter", "horn", "roger", "billeter", "billeter-staged", "billeter-scattered",
+                                          "billeter-buffered", "billeter:simd=prefix", "billeter-staged:simd=prefix",
+                                          "billeter-scattered:simd=prefix", "billeter-buffered:simd=prefix", "sort-compact"};
+  std::vector<double> ratios;
+  for (int k = 0; k <= 10; ++k) ratios.push_back(k / 10.0);
+  auto add = [&](runner& r) { all.insert(all.end(), r.rows().begin(), r.rows().end()); };
+  for (std::uint64_t n : {std::uint64_t{1} << 22, std::uint64_t{1} << 26}) {
+    std::printf("[compaction] u32, n = %llu, valid ratio 0 .. 1\n", static_cast<unsigned long long>(n));
+    runner r(d, n, 20);
+    compaction_ratios<u32>(r, d, n, "u32", ratios, specs);
+    add(r);
+  }
+  const std::uint64_t n = std::uint64_t{1} << 26;
+  {
+    std::printf("[compaction] 64- and 128-bit elements at 50%%\n");
+    runner r(d, n, 20);
+    compaction_ratios<std::uint64_t>(r, d, n, "u64", {0.5}, specs);
+    add(r);
+    runner r2(d, n, 20);
+    compaction_ratios<detail::storage<16, 16>>(r2, d, n, "b128", {0.5}, specs);
+    add(r2);
+  }
+  // Roger Table I (60% valid) and the block-size studies of Roger Fig. 11 and Moreira Fig. 10.
+  for (std::uint64_t m : {std::uint64_t{1} << 18, std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24}) {
+    std::printf("[compaction] Roger Table I sizes, n = %llu, 60%% valid\n", static_cast<unsigned long long>(m));
+    runner r(d, m, 20);
+    std::vector<std::string> table1 = {"horn", "roger", "roger:scan=hillis-steele", "scan-scatter", "billeter", "cub"};
+    if (m == (std::uint64_t{1} << 22))
+      for (int s = 8; s <= 1024; s *= 2) table1.push_back("roger:s=" + std::to_string(s));
+    compaction_ratios<u32>(r, d, m, "u32", {0.6}, table1);
+    add(r);
+  }
+  {
+    std::printf("[compaction] jumping-jack block sizes, n = 2^22\n");
+    runner r(d, std::uint64_t{1} << 22, 20);
+    std::vector<std::string> none;
+    compaction_ratios<u32>(r, d, std::uint64_t{1} << 22, "u32", {0.5}, none);
+    buf<u32> in(verify::make_values<u32>(r.n(), 1), d), out(std::vector<u32>(r.n()), d);
+    for (double ratio : {0.5, 0.1, 0.02}) {
+      const auto flags = verify::make_flags(r.n(), {verify::pattern::random, ratio}, 3);
+      buf<std::uint8_t> fl(flags, d);
+      const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
+      for (int s = 16; s <= 1024; s *= 2)
+        for (const char* scan : {"blelloch", "hillis-steele"}) {
+          const std::string spec = "jumping-jack:s=" + std::to_string(s) + "+scan=" + scan;
+          const std::string real = "jumping-jack:s=" + std::to_string(s) + ",scan=" + scan;
+          options o{d, real, nullptr};
+          r.measure("compact_unordered", spec, "u32", ratio, 4.0 * r.n() + r.n() + kept * 4,
+                    [&] { sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
+        }
+    }
+    add(r);
+  }
+}
+
+// Issue 4: the papers' reductions and scans at 2^22, 2^25 and 2^28 beside CUB and the copy; the billeter
+// processor count and the coarsened scan as the block-size study.
+void scan_reduce_suite(std::vector<row>& all, device d) {
+  using u32 = std::uint32_t;
+  for (std::uint64_t n : {std::uint64_t{1} << 22, std::uint64_t{1} << 25, std::uint64_t{1} << 28}) {
+    std::printf("[scan-reduce] n = %llu\n", static_cast<unsigned long long>(n));
+    runner r(d, n, 20);
+    const double b = static_cast<double>(n) * sizeof(u32);
+    buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
+    r.measure("copy", "cudaMemcpy", "u32", -1, 2 * b, [&] { device_copy(d, out.span().data(), in.span().data(), n * sizeof(u32)); });
+    r.set_copy_rate(r.rows().back().gbps);
+    for (const auto& a : names(primitive::reduce, d)) {
+      options o{d, a, nullptr};
+      r.measure("reduce", a, "u32", -1, b, [&] { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });
+    }
+    std::vector<std::string> scans = names(primitive::scan, d);
+    for (int p : {132, 528, 2112, 4224, 8448, 16896}) scans.push_back("billeter-scan:P=" + std::to_string(p));
+    for (const auto& a : scans) {
+      options o{d, a, nullptr};
+      r.measure("inclusive_scan", a, "u32", -1, 2 * b, [&] { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); });
+    }
+    all.insert(all.end(), r.rows().begin(), r.rows().end());
+  }
+}
+
 bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) {
   // Written beside the target and renamed at the end, so an interrupted run leaves no file posing as complete.
   const auto partial = std::filesystem::path(file.string() + ".partial");
@@ -178,6 +318,8 @@ int run_bench(const bench_args& a) {
   else sizes = d == device::cuda ? std::vector<std::uint64_t>{1u << 16, 1u << 22, 1u << 26, 1u << 28}
                                  : std::vector<std::uint64_t>{1u << 16, 1u << 22, 1u << 26};
   std::vector<row> all;
+  if (a.suite == "compaction") compaction_suite(all, d), sizes.clear();
+  if (a.suite == "scan-reduce") scan_reduce_suite(all, d), sizes.clear();
   for (std::uint64_t n : sizes) {
     std::printf("[%s] timing at n = %llu (median of repetitions, after warm-up)\n", std::string(to_string(d)).c_str(),
                 static_cast<unsigned long long>(n));

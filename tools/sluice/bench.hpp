@@ -7,11 +7,13 @@ namespace sluice::tool {
 
 struct bench_args {
   device dev;
-  std::string suite;  // quick | production
+  std::string suite;  // one of bench_suites
   std::string out_dir;
 };
 
-inline const char* const bench_suites[] = {"quick", "production"};
+// quick and production: every registered algorithm; compaction (issue 3) and scan-reduce (issue 4): the
+// papers' variants and parameters, GPU only.
+inline const char* const bench_suites[] = {"quick", "production", "compaction", "scan-reduce"};
 
 // Runs a suite, prints a table, writes <out_dir>/<suite>-<device>.csv; returns the exit status.
 int run_bench(const bench_args& a);

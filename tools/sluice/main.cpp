@@ -25,15 +25,16 @@ const char* const usage_main =
 const char* const usage_verify =
     "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick] [--max-size N]\n"
     "  --device   where to run (default: cpu)\n"
-    "  --algo     one algorithm name from 'sluice list', or all (default: all)\n"
+    "  --algo     one algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all)\n"
     "  --quick    sizes up to 2^16 instead of 2^22\n"
     "  --max-size skip cases with more than N elements (e.g. under compute-sanitizer)\n"
     "Exit status 0 only when no case failed.\n";
 
 const char* const usage_bench =
-    "usage: sluice bench [--device cpu|cuda] [--suite quick|production] [--out DIR]\n"
+    "usage: sluice bench [--device cpu|cuda] [--suite quick|production|compaction|scan-reduce] [--out DIR]\n"
     "  --device   default: cuda when a GPU is present, else cpu\n"
-    "  --suite    quick (default: verify, then time at one size) or production (several sizes)\n"
+    "  --suite    quick (default: verify, then time at one size), production (several sizes),\n"
+    "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
     "  --out      folder for the CSV (default: ./sluice-results)\n";
 
 const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
@@ -81,8 +82,8 @@ int cmd_list(args& a) {
   for (const auto& al : algorithms()) {
     std::string devs = al.on_cpu ? "cpu" : "";
     if (al.on_cuda) devs += devs.empty() ? "cuda" : ",cuda";
-    std::printf("%s %s %s %s\n", std::string(to_string(al.prim)).c_str(), std::string(al.name).c_str(), devs.c_str(),
-                al.stable ? "stable" : "unordered");
+    std::printf("%s %s %s %s%s%s\n", std::string(to_string(al.prim)).c_str(), std::string(al.name).c_str(), devs.c_str(),
+                al.stable ? "stable" : "unordered", al.params.empty() ? "" : " params: ", std::string(al.params).c_str());
   }
   return 0;
 }
@@ -106,7 +107,7 @@ int cmd_verify(args& a) {
   for (const auto& al : algorithms()) {
     if (!runs_on(al, d)) continue;
     if (valid.find(std::string(al.name)) == std::string::npos) valid += ", " + std::string(al.name);
-    if (algo == "all" || algo == al.name) chosen.push_back(&al);
+    if (algo == "all" || detail::base_name(algo) == al.name) chosen.push_back(&al);
   }
   if (chosen.empty()) throw arg_error{"unknown algorithm '" + algo + "' on " + std::string(to_string(d)) + " (valid: all" + valid + ")"};
   if (!device_available(d)) {
@@ -118,8 +119,9 @@ int cmd_verify(args& a) {
   verify::settings s{d, quick, [](const std::string& m) { std::printf("FAILED %s\n", m.c_str()); }};
   s.max_size = max_size;
   for (const auto* al : chosen) {
-    const auto t = verify::run(*al, s);
-    std::printf("%-18s %-18s %-5s %llu passed, %llu failed\n", std::string(to_string(al->prim)).c_str(), std::string(al->name).c_str(),
+    const std::string_view spec = algo == "all" ? al->name : std::string_view(algo);
+    const auto t = verify::run(*al, s, spec);
+    std::printf("%-18s %-18s %-5s %llu passed, %llu failed\n", std::string(to_string(al->prim)).c_str(), std::string(spec).c_str(),
                 std::string(to_string(d)).c_str(), static_cast<unsigned long long>(t.passed), static_cast<unsigned long long>(t.failed));
     std::fflush(stdout);
     total += t;
@@ -141,7 +143,9 @@ int cmd_bench(args& a) {
   }
   bool known = false;
   for (const char* s : tool::bench_suites) known = known || b.suite == s;
-  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production)"};
+  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, compaction, scan-reduce)"};
+  if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce"))
+    throw arg_error{"suite '" + b.suite + "' times the papers' GPU variants: use --device cuda"};
   if (!device_available(b.dev)) {
     std::fprintf(stderr, "sluice bench: the %s device is not available\n", std::string(to_string(b.dev)).c_str());
     return 2;

@@ -17,6 +17,7 @@
 #include "sluice/cuda/reduce/tree_contiguous.cuh"
 #include "sluice/cuda/reduce/tree_interleaved.cuh"
 #include "sluice/cuda/reduce/two_pass.cuh"
+#include "sluice/cuda/scan/billeter_scan.cuh"
 #include "sluice/cuda/scan/brent_kung.cuh"
 #include "sluice/cuda/scan/cub.cuh"
 #include "sluice/cuda/scan/kogge_stone.cuh"
@@ -25,9 +26,17 @@
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
 #include "sluice/cuda/sort/cub.cuh"
 #include "sluice/cuda/sort/split_radix.cuh"
+#include "sluice/detail/params.hpp"
 #include "sluice/error.hpp"
 
 namespace sluice::cuda_backend {
+
+// The papers' compaction and split variants (dispatch_papers.cuh): kept in their own function so the
+// precompiled library builds them in their own translation units.
+template <class T, class Sel>
+void compact_papers(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream);
+template <class T, class Sel>
+void partition_papers(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream);
 
 [[noreturn]] inline void no_variant(const char* fn, std::string_view algo) {
   throw error(errc::unsupported, std::string("sluice::") + fn + ": no CUDA variant named '" + std::string(algo) + "'");
@@ -55,6 +64,8 @@ void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool i
   if (algo == "brent-kung") return brent_kung::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
   if (algo == "three-phase-coarsened") return three_phase_coarsened::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
   if (algo == "streaming") return streaming::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
+  if (sluice::detail::base_name(algo) == "billeter-scan")
+    return billeter_scan::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);
   no_variant(fn, algo);
 }
 
@@ -64,7 +75,7 @@ void compact(std::string_view algo, std::span<const T> in, std::span<T> out, Sel
   if (algo == "scan-scatter") return scan_scatter::compact(in, out, sel, count, stream, fn);
   if (algo == "warp-atomic") return warp_atomic::compact(in, out, sel, count, stream, fn);
   if (algo == "cub") return cub_peer::compact(in, out, sel, count, stream, fn);
-  no_variant(fn, algo);
+  compact_papers(algo, in, out, sel, count, stream);
 }
 
 template <class T, class Sel>
@@ -72,7 +83,7 @@ void partition(std::string_view algo, std::span<const T> in, std::span<T> out, S
   constexpr const char* fn = "partition";
   if (algo == "scan-scatter") return scan_scatter::partition(in, out, sel, count, stream, fn);
   if (algo == "cub") return cub_peer::partition(in, out, sel, count, stream, fn);
-  no_variant(fn, algo);
+  partition_papers(algo, in, out, sel, count, stream);
 }
 
 template <class K, class V>

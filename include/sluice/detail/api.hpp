@@ -52,6 +52,11 @@ const algorithm_info& prepare(const char* fn, primitive prim, const options& opt
   return find_algorithm(prim, opt.device, opt.algorithm, fn);
 }
 
+// What the backend receives: the registry name, or the caller's "name:key=value,..." when it has parameters.
+inline std::string_view spec_of(const algorithm_info& a, const options& opt) noexcept {
+  return base_name(opt.algorithm).size() != opt.algorithm.size() ? opt.algorithm : a.name;
+}
+
 template <class T>
 std::span<const storage_of<T>> as_storage(std::span<const T> s) {
   return {reinterpret_cast<const storage_of<T>*>(s.data()), s.size()};
