@@ -23,7 +23,8 @@ struct discard_load {
   __device__ u64 operator()(u64 i) const { return sel(i, in[i]) ? 0 : 1; }
 };
 
-// Gather: output position i finds the smallest j with j - pSum[j] >= i, which is the i-th kept element.
+// Gather: output position i finds the smallest j with j - pSum[j] >= i, which is the i-th kept element
+// (compared as j >= i + pSum[j]: before the first kept element j - pSum[j] is -1).
 template <class T>
 __global__ void __launch_bounds__(policy::threads) gather_kernel(const T* in, const u64* pSum, u64 n, T* out, u64 capacity, u64* count) {
   const u64 discarded = pSum[n - 1];
@@ -35,7 +36,7 @@ __global__ void __launch_bounds__(policy::threads) gather_kernel(const T* in, co
     u64 lower = i + pSum[i], upper = i + discarded;  // j_i lies in [lower, upper]
     while (lower < upper) {
       const u64 j = lower + (upper - lower) / 2;
-      if (j - pSum[j] < i) lower = j + 1;
+      if (j < i + pSum[j]) lower = j + 1;
       else upper = j;
     }
     out[i] = in[lower];
