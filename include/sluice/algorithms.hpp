@@ -49,7 +49,7 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::reduce,            "partition-summarize", false, true, true, false, false, "teaching kit 9.1: a contiguous chunk per thread, then a block tree (commutative op)"},
   {primitive::scan,              "serial",       true,  false, true,  true,  false, "running fold over the input"},
   {primitive::scan,              "reduce-then-scan", false, true, true, false, true, "tile sums, one block scans them, tiles rescanned with their prefix (3 kernels)"},
-  {primitive::scan,              "cub",          false, true,  true,  false, false, "cub::DeviceScan (CCCL, decoupled look-back), the peer to beat"},
+  {primitive::scan,              "cub",          false, true,  false, false, false, "cub::DeviceScan (CCCL, decoupled look-back), the peer to beat; float sums vary run to run (measured)"},
   {primitive::scan,              "kogge-stone",  false, true,  true,  false, false, "teaching kit 10.2 (Hillis-Steele), double-buffered, in the 10.4 multi-block scan"},
   {primitive::scan,              "brent-kung",   false, true,  true,  false, false, "teaching kit 10.3 up-sweep/down-sweep (Blelloch), in the 10.4 multi-block scan"},
   {primitive::scan,              "three-phase-coarsened", false, true, true, false, false, "teaching kit 10.4 thread granularity adjustment, in the 10.4 multi-block scan"},
