@@ -78,6 +78,15 @@ std::vector<std::string> names(primitive p, device d) {
   return v;
 }
 
+// The copy of the same elements that every following row of `r` is a fraction of.
+template <class T>
+void yardstick(runner& r, device d, buf<T>& in, buf<T>& out, const std::string& type) {
+  r.set_copy_rate(0);
+  r.measure("copy", d == device::cuda ? "cudaMemcpy" : "memcpy", type, -1, 2.0 * static_cast<double>(r.n()) * sizeof(T),
+            [&] { device_copy(d, out.span().data(), in.span().data(), r.n() * sizeof(T)); });
+  r.set_copy_rate(r.rows().back().gbps);
+}
+
 void suite_at(runner& r, device d, std::uint64_t n) {
   using u32 = std::uint32_t;
   const double b = static_cast<double>(n) * sizeof(u32);
@@ -87,11 +96,7 @@ void suite_at(runner& r, device d, std::uint64_t n) {
   buf<std::uint8_t> fl(flags, d);
   const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
 
-  // The yardstick: a copy of the same n elements (bytes read + bytes written).
-  r.set_copy_rate(0);
-  r.measure("copy", d == device::cuda ? "cudaMemcpy" : "memcpy", "u32", -1, 2 * b,
-            [&] { device_copy(d, out.span().data(), in.span().data(), n * sizeof(u32)); });
-  r.set_copy_rate(r.rows().back().gbps);
+  yardstick(r, d, in, out, "u32");  // a copy of the same n elements (bytes read + bytes written)
 
   for (const auto& a : names(primitive::reduce, d)) {
     options o{d, a, nullptr};
@@ -154,17 +159,13 @@ void compaction_ratios(runner& r, device d, std::uint64_t n, const std::string& 
                        const std::vector<std::string>& specs) {
   const double b = static_cast<double>(n) * sizeof(T);
   buf<T> in(random_elements<T>(n), d), out(std::vector<T>(n), d);
-  r.set_copy_rate(0);
-  r.measure("copy", "cudaMemcpy", type, -1, 2 * b, [&] { device_copy(d, out.span().data(), in.span().data(), n * sizeof(T)); });
-  r.set_copy_rate(r.rows().back().gbps);
+  yardstick(r, d, in, out, type);
   for (double ratio : ratios) {
     const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
     buf<std::uint8_t> fl(flags, d);
     const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
     const double moved = b + static_cast<double>(n) + kept * sizeof(T);
     for (const auto& spec : specs) {
-      const auto& a = find_algorithm(primitive::compact, d, detail::base_name(spec), "bench");
-      (void)a;
       options o{d, spec, nullptr};
       r.measure("compact", spec, type, ratio, moved, [&] { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
     }
@@ -226,9 +227,8 @@ void compaction_suite(std::vector<row>& all, device d) {
   {
     std::printf("[compaction] jumping-jack block sizes, n = 2^22\n");
     runner r(d, std::uint64_t{1} << 22, 20);
-    std::vector<std::string> none;
-    compaction_ratios<u32>(r, d, std::uint64_t{1} << 22, "u32", {0.5}, none);
     buf<u32> in(verify::make_values<u32>(r.n(), 1), d), out(std::vector<u32>(r.n()), d);
+    yardstick(r, d, in, out, "u32");
     for (double ratio : {0.5, 0.1, 0.02}) {
       const auto flags = verify::make_flags(r.n(), {verify::pattern::random, ratio}, 3);
       buf<std::uint8_t> fl(flags, d);
@@ -255,8 +255,7 @@ void scan_reduce_suite(std::vector<row>& all, device d) {
     runner r(d, n, 20);
     const double b = static_cast<double>(n) * sizeof(u32);
     buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
-    r.measure("copy", "cudaMemcpy", "u32", -1, 2 * b, [&] { device_copy(d, out.span().data(), in.span().data(), n * sizeof(u32)); });
-    r.set_copy_rate(r.rows().back().gbps);
+    yardstick(r, d, in, out, "u32");
     for (const auto& a : names(primitive::reduce, d)) {
       options o{d, a, nullptr};
       r.measure("reduce", a, "u32", -1, b, [&] { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });

@@ -38,10 +38,14 @@ struct policy {
   simd compact_simd;
   unsigned selective_percent;  // selective: staged at or above this valid ratio (percent), else scattered
 
+  // The parameter P: by default every warp slot of the device (Sec. 4.1: enough warps to hide latency).
+  static u64 processors(sluice::detail::params& p, const char* fn) {
+    return p.number("P", static_cast<u64>(multiprocessor_count(fn)) * warps_per_sm, 1, u64{1} << 26);
+  }
+
   static policy parse(std::string_view spec, const char* fn, output mode) {
     sluice::detail::params p(spec, fn);
-    const u64 dflt = static_cast<u64>(multiprocessor_count(fn)) * warps_per_sm;
-    policy pol{p.number("P", dflt, 1, u64{1} << 26), mode, static_cast<simd>(p.choice("simd", {"popc", "prefix"}, 0)),
+    policy pol{processors(p, fn), mode, static_cast<simd>(p.choice("simd", {"popc", "prefix"}, 0)),
                default_selective_percent};
     if (mode == output::selective) pol.selective_percent = static_cast<unsigned>(p.number("t", default_selective_percent, 0, 100));
     p.done(mode == output::selective ? "P, simd, t" : "P, simd");
@@ -136,26 +140,14 @@ __global__ void __launch_bounds__(policy::warps_per_block * 32) count_kernel(con
   if (lane == 0) counts[p] = count;
 }
 
-// ---- Phase 2: processorOffsets = exclusive prefix sum of processorCounts (Listing 2, line 10). ----
-struct offset_store {
-  const u64* counts;
-  u64* offsets;
-  u64 P;
-  u64* total;
-  __device__ void operator()(u64 p, u64 offset) const {
-    offsets[p] = offset;
-    if (p == P - 1) *total = offset + counts[p];
-  }
-};
-
 // Phases 1 and 2 (shared with the stream split): offsets[p] for each processor, *total = kept elements.
 template <class T, unsigned E, class Sel>
 void count_and_offsets(const T* in, Sel sel, u64 n, u64 P, u64* counts, u64* offsets, u64* total, cudaStream_t s, const char* fn) {
   const unsigned blocks = static_cast<unsigned>(ceil_div(P, policy::warps_per_block));
   count_kernel<T, E, Sel><<<blocks, policy::warps_per_block * 32, 0, s>>>(in, sel, n, P, counts);
   check_launch(fn, "billeter::count_kernel");
-  reduce_then_scan::run<u64>(ptr_load<u64>{counts}, offset_store{counts, offsets, P, total}, P, /*inclusive=*/false, u64{0},
-                             sluice::sum{}, s, fn);
+  // Phase 2: processorOffsets = exclusive prefix sum of processorCounts (Listing 2, line 10).
+  reduce_then_scan::offsets_of(counts, P, offsets, total, s, fn);
 }
 
 // ---- Phase 3: move the valid elements (Listing 4; Listing 7 when buffered). ----

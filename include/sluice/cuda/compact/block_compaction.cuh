@@ -5,8 +5,10 @@
 // each compacted block to it. Also the in-block prefix sums both papers implement: Hillis-Steele recursive
 // doubling (double-buffered, Moreira Algorithm 1) and Blelloch's balanced tree (up-sweep + down-sweep).
 #pragma once
+#include <span>
 #include <string_view>
 
+#include "sluice/cuda/scan/kogge_stone.cuh"
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
 #include "sluice/detail/params.hpp"
 
@@ -31,18 +33,10 @@ struct policy {
   }
 };
 
-// Inclusive sums of a[0 .. threads) within aligned segments of s (a power of two); one element per thread.
+// Inclusive sums of a[0 .. blockDim) within aligned segments of s (a power of two); one element per thread.
 // Call after a barrier that published a[]; returns the array holding the sums, after a barrier.
 __device__ inline const unsigned* hillis_steele(unsigned* a, unsigned* b, unsigned s) {
-  const unsigned j = threadIdx.x, local = j & (s - 1);
-  for (unsigned offset = 1; offset < s; offset *= 2) {  // log2(s) passes, ping-pong between a and b
-    b[j] = local >= offset ? a[j - offset] + a[j] : a[j];
-    __syncthreads();
-    unsigned* t = a;
-    a = b;
-    b = t;
-  }
-  return a;
+  return kogge_stone::recursive_doubling(a, b, blockDim.x, sluice::sum{}, s - 1);  // log2(s) ping-pong passes
 }
 
 __device__ inline const unsigned* blelloch(unsigned* a, unsigned* /*unused*/, unsigned s) {
@@ -64,22 +58,6 @@ __device__ inline const unsigned* segment_scan(in_block_scan k, unsigned* a, uns
   return k == in_block_scan::blelloch ? blelloch(a, b, s) : hillis_steele(a, b, s);
 }
 
-// Concatenation, step 1: offsets[g] = sum of counts[0 .. g), *count = the sum of all.
-struct count_load {
-  const unsigned* counts;
-  __device__ u64 operator()(u64 g) const { return counts[g]; }
-};
-struct offset_store {
-  const unsigned* counts;
-  u64* offsets;
-  u64 blocks;
-  u64* count;
-  __device__ void operator()(u64 g, u64 offset) const {
-    offsets[g] = offset;
-    if (g == blocks - 1) *count = offset + counts[g];
-  }
-};
-
 // Concatenation, step 2: block g's first counts[g] staged elements move to out[offsets[g] ..].
 template <class T>
 __global__ void move_kernel(const T* staged, const unsigned* counts, const u64* offsets, T* out, u64 n, u64 capacity,
@@ -99,25 +77,57 @@ inline unsigned grid_for(u64 items, unsigned per_block) {
   return static_cast<unsigned>(blocks < (u64{1} << 30) ? blocks : (u64{1} << 30));
 }
 
-// The whole algorithm around a variant's in-block pass:
-// launch_blocks(staged, counts, threads, grid) compacts every block of s elements into staged[g*s ..] and
-// writes its count. Scratch: n staged elements, and a count and an offset per block.
-template <class T, class LaunchBlocks>
-void run(u64 n, T* out, u64 capacity, u64* count, const policy& pol, LaunchBlocks launch_blocks, cudaStream_t s,
-         const char* fn) {
+// Reduction of the blocks: each block of s elements is compacted into staged[g*s ..] and its count written.
+// Gather::find(pSum, wanted, i, s) is the variant's in-block pass: the index of the element that output
+// position i of the block takes, or s when the block has none for it; pSum[j] counts the discarded
+// elements in [0, j].
+template <class Gather, class T, class Sel>
+__global__ void __launch_bounds__(policy::max_block)
+    compact_blocks_kernel(const T* in, Sel sel, u64 n, T* staged, unsigned* counts, unsigned s, in_block_scan scan) {
+  constexpr unsigned max_block = policy::max_block;
+  __shared__ unsigned a[max_block], b[max_block];
+  __shared__ unsigned char wanted[max_block];
+  __shared__ alignas(T) unsigned char x_bytes[max_block * sizeof(T)];  // raw: T need not be default-constructible
+  T* x = reinterpret_cast<T*>(x_bytes);
+  const unsigned t = threadIdx.x, seg = t & ~(s - 1), local = t & (s - 1);
+  for (u64 base = static_cast<u64>(blockIdx.x) * blockDim.x; base < n; base += static_cast<u64>(gridDim.x) * blockDim.x) {
+    const u64 i = base + t;
+    bool keep = false;
+    if (i < n) {  // past the end counts as discarded
+      x[t] = in[i];
+      keep = sel(i, x[t]);
+    }
+    wanted[t] = keep;
+    a[t] = keep ? 0u : 1u;
+    __syncthreads();
+    const unsigned* pSum = segment_scan(scan, a, b, s) + seg;  // prefix sum in the block
+    const unsigned j = Gather::find(pSum, wanted + seg, local, s);
+    if (j < s) staged[base + t] = x[seg + j];
+    if (local == 0 && base + seg < n) counts[(base + seg) / s] = s - pSum[s - 1];
+    __syncthreads();  // before the next tile overwrites shared memory
+  }
+}
+
+// The whole algorithm around a variant's in-block search (Gather). Scratch: n staged elements, and a count
+// and an offset per block.
+template <class Gather, class T, class Sel>
+void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, const policy& pol, cudaStream_t s, const char* fn) {
+  const u64 n = in.size();
   if (n == 0) return check_cuda(cudaMemsetAsync(count, 0, sizeof(u64), s), fn, "cudaMemsetAsync");
   const u64 blocks = ceil_div(n, pol.s);
   scratch staged(n * sizeof(T), s, fn);
   scratch counts(blocks * sizeof(unsigned), s, fn);
   scratch offsets(blocks * sizeof(u64), s, fn);
-  // Reduction of the blocks (the variant's pass).
-  launch_blocks(staged.as<T>(), counts.as<unsigned>(), pol.threads(), grid_for(n, pol.threads()));
+  // Reduction of the blocks.
+  compact_blocks_kernel<Gather><<<grid_for(n, pol.threads()), pol.threads(), 0, s>>>(in.data(), sel, n, staged.as<T>(),
+                                                                                    counts.as<unsigned>(), pol.s, pol.scan);
+  check_launch(fn, "block_compaction::compact_blocks_kernel");
   // Concatenation: prefix sum over the blocks' counts, then the block-wise move.
-  reduce_then_scan::run<u64>(count_load{counts.as<unsigned>()}, offset_store{counts.as<unsigned>(), offsets.as<u64>(), blocks, count},
-                             blocks, /*inclusive=*/false, u64{0}, sluice::sum{}, s, fn);
+  reduce_then_scan::offsets_of(counts.as<unsigned>(), blocks, offsets.as<u64>(), count, s, fn);
   unsigned log2_s = 0;
   while ((1u << log2_s) < pol.s) ++log2_s;
-  move_kernel<<<grid_for(n, 256), 256, 0, s>>>(staged.as<T>(), counts.as<unsigned>(), offsets.as<u64>(), out, n, capacity, log2_s);
+  move_kernel<<<grid_for(n, 256), 256, 0, s>>>(staged.as<T>(), counts.as<unsigned>(), offsets.as<u64>(), out.data(), n,
+                                                 out.size(), log2_s);
   check_launch(fn, "block_compaction::move_kernel");
 }
 

@@ -16,47 +16,20 @@ namespace sluice::cuda_backend::jumping_jack {
 
 inline constexpr unsigned default_s = 256;  // the block size of the paper's Fig. 11
 
-template <class T, class Sel>
-__global__ void __launch_bounds__(block_compaction::policy::max_block)
-    compact_blocks_kernel(const T* in, Sel sel, u64 n, T* staged, unsigned* counts, unsigned s, block_compaction::in_block_scan scan) {
-  constexpr unsigned max_block = block_compaction::policy::max_block;
-  __shared__ unsigned a[max_block], b[max_block];
-  __shared__ unsigned char valid[max_block];
-  __shared__ alignas(T) unsigned char x_bytes[max_block * sizeof(T)];  // raw: T need not be default-constructible
-  T* x = reinterpret_cast<T*>(x_bytes);
-  const unsigned t = threadIdx.x, seg = t & ~(s - 1), local = t & (s - 1);
-  for (u64 base = static_cast<u64>(blockIdx.x) * blockDim.x; base < n; base += static_cast<u64>(gridDim.x) * blockDim.x) {
-    const u64 i = base + t;
-    bool keep = false;
-    if (i < n) {  // past the end counts as invalid
-      x[t] = in[i];
-      keep = sel(i, x[t]);
-    }
-    valid[t] = keep;
-    a[t] = keep ? 0u : 1u;
-    __syncthreads();
-    const unsigned* pSum = block_compaction::segment_scan(scan, a, b, s) + seg;
-    // Algorithm 2, with MAS[i] = s - pSum[i] computed on the fly.
-    const unsigned v = s - pSum[s - 1];
-    if (local < v) {
-      unsigned idx = local;
-      while (!valid[seg + idx]) idx = s - pSum[idx];
-      staged[base + t] = x[seg + idx];
-    }
-    if (local == 0 && base + seg < n) counts[(base + seg) / s] = v;
-    __syncthreads();  // before the next tile overwrites shared memory
+// Algorithm 2 for position i of a block of s elements, with MAS[i] = s - pSum[i] (Eq. 1) computed on the
+// fly; v = MAS[s - 1] positions are filled. Returns s for positions i >= v.
+struct max_allowable_size_jumps {
+  __device__ static unsigned find(const unsigned* pSum, const unsigned char* valid, unsigned i, unsigned s) {
+    if (i >= s - pSum[s - 1]) return s;
+    unsigned idx = i;
+    while (!valid[idx]) idx = s - pSum[idx];
+    return idx;
   }
-}
+};
 
 template <class T, class Sel>
 void compact(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, std::string_view spec) {
-  const auto pol = block_compaction::policy::parse(spec, fn, default_s);
-  block_compaction::run<T>(in.size(), out.data(), out.size(), count, pol,
-                           [&](T* staged, unsigned* counts, unsigned threads, unsigned grid) {
-                             compact_blocks_kernel<<<grid, threads, 0, s>>>(in.data(), sel, in.size(), staged, counts, pol.s, pol.scan);
-                             check_launch(fn, "jumping_jack::compact_blocks_kernel");
-                           },
-                           s, fn);
+  block_compaction::run<max_allowable_size_jumps>(in, out, sel, count, block_compaction::policy::parse(spec, fn, default_s), s, fn);
 }
 
 }  // namespace sluice::cuda_backend::jumping_jack

@@ -32,4 +32,27 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   check_launch(fn, "multipass::finish_kernel");
 }
 
+// The tile of the kit's tree kernels (Modules 9.2 and 9.3): block b loads the valid ones of its 2 x B elements,
+// partialSum[t] and partialSum[B + t]; returns how many are valid.
+template <int B, class T>
+__device__ unsigned load_tile(const T* input, u64 n, T* partial_sum) {
+  const unsigned t = threadIdx.x;
+  const u64 base = blockIdx.x * (2 * static_cast<u64>(B));
+  const unsigned valid = n - base < 2 * static_cast<u64>(B) ? static_cast<unsigned>(n - base) : 2 * B;
+  if (t < valid) partial_sum[t] = input[base + t];
+  if (B + t < valid) partial_sum[B + t] = input[base + B + t];
+  return valid;
+}
+
+// run() with one such tree kernel per pass: every pass makes one partial per tile of 2 x B values.
+template <int B, class T, class Op>
+void run_tiles(void (*tree_kernel)(const T*, u64, Op, T*), const char* kernel_name, const T* in, u64 n, T* result, T init, Op op,
+               cudaStream_t s, const char* fn) {
+  auto blocks_for = [](u64 m) { return ceil_div(m, 2 * static_cast<u64>(B)); };
+  run(in, n, result, init, op, s, fn, blocks_for, [&](const T* src, u64 m, T* dst, u64 blocks) {
+    tree_kernel<<<static_cast<unsigned>(blocks), B, 0, s>>>(src, m, op, dst);
+    check_launch(fn, kernel_name);
+  });
+}
+
 }  // namespace sluice::cuda_backend::multipass

@@ -17,10 +17,7 @@ template <int B, class T, class Op>
 __global__ void __launch_bounds__(B) reduce_kernel(const T* input, u64 n, Op op, T* partials) {
   __shared__ T partial_sum[2 * B];
   const unsigned t = threadIdx.x;
-  const u64 base = blockIdx.x * (2 * static_cast<u64>(B));
-  unsigned valid = n - base < 2 * static_cast<u64>(B) ? static_cast<unsigned>(n - base) : 2 * B;
-  if (t < valid) partial_sum[t] = input[base + t];
-  if (B + t < valid) partial_sum[B + t] = input[base + B + t];
+  unsigned valid = multipass::load_tile<B>(input, n, partial_sum);
   for (unsigned stride = B; stride > 0; stride /= 2) {
     __syncthreads();
     if (t < stride && t + stride < valid) partial_sum[t] = op(partial_sum[t], partial_sum[t + stride]);
@@ -32,11 +29,7 @@ __global__ void __launch_bounds__(B) reduce_kernel(const T* input, u64 n, Op op,
 template <class T, class Op>
 void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const char* fn) {
   constexpr int B = policy::block_size;
-  auto blocks_for = [](u64 m) { return ceil_div(m, 2 * static_cast<u64>(B)); };
-  multipass::run(in, n, result, init, op, s, fn, blocks_for, [&](const T* src, u64 m, T* dst, u64 blocks) {
-    reduce_kernel<B><<<static_cast<unsigned>(blocks), B, 0, s>>>(src, m, op, dst);
-    check_launch(fn, "tree_contiguous::reduce_kernel");
-  });
+  multipass::run_tiles<B>(reduce_kernel<B, T, Op>, "tree_contiguous::reduce_kernel", in, n, result, init, op, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::tree_contiguous

@@ -16,10 +16,7 @@ template <int B, class T, class Op>
 __global__ void __launch_bounds__(B) reduce_kernel(const T* input, u64 n, Op op, T* partials) {
   __shared__ T partial_sum[2 * B];
   const unsigned t = threadIdx.x;
-  const u64 base = blockIdx.x * (2 * static_cast<u64>(B));
-  const unsigned valid = n - base < 2 * static_cast<u64>(B) ? static_cast<unsigned>(n - base) : 2 * B;
-  if (t < valid) partial_sum[t] = input[base + t];
-  if (B + t < valid) partial_sum[B + t] = input[base + B + t];
+  const unsigned valid = multipass::load_tile<B>(input, n, partial_sum);
   for (unsigned stride = 1; stride <= B; stride *= 2) {
     __syncthreads();
     if (t % stride == 0 && 2 * t + stride < valid) partial_sum[2 * t] = op(partial_sum[2 * t], partial_sum[2 * t + stride]);
@@ -30,11 +27,7 @@ __global__ void __launch_bounds__(B) reduce_kernel(const T* input, u64 n, Op op,
 template <class T, class Op>
 void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const char* fn) {
   constexpr int B = policy::block_size;
-  auto blocks_for = [](u64 m) { return ceil_div(m, 2 * static_cast<u64>(B)); };
-  multipass::run(in, n, result, init, op, s, fn, blocks_for, [&](const T* src, u64 m, T* dst, u64 blocks) {
-    reduce_kernel<B><<<static_cast<unsigned>(blocks), B, 0, s>>>(src, m, op, dst);
-    check_launch(fn, "tree_interleaved::reduce_kernel");
-  });
+  multipass::run_tiles<B>(reduce_kernel<B, T, Op>, "tree_interleaved::reduce_kernel", in, n, result, init, op, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::tree_interleaved

@@ -75,8 +75,7 @@ __global__ void __launch_bounds__(policy::warps_per_block * 32)
 template <class T, class Op>
 void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn, std::string_view spec) {
   sluice::detail::params prm(spec, fn);
-  const u64 dflt = static_cast<u64>(multiprocessor_count(fn)) * policy::warps_per_sm;
-  u64 P = prm.number("P", dflt, 1, u64{1} << 26);
+  u64 P = policy::processors(prm, fn);
   prm.done("P");
   if (n == 0) return;
   const u64 rows = ceil_div(n, S);

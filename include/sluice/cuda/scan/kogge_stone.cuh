@@ -7,6 +7,23 @@
 
 namespace sluice::cuda_backend::kogge_stone {
 
+// The recursive doubling itself, double-buffered (also Moreira et al. 2009 Algorithm 1): inclusive scans of
+// src[0 .. valid), one element per thread, within aligned segments of local_mask + 1 elements (a power of
+// two; ~0u for one segment). Call after a barrier that published src; returns the buffer holding the result
+// (after a barrier, unless no step was needed).
+template <class T, class Op>
+__device__ const T* recursive_doubling(T* src, T* dst, unsigned valid, Op op, unsigned local_mask = ~0u) {
+  const unsigned j = threadIdx.x;
+  for (unsigned stride = 1; stride < valid && stride <= local_mask; stride *= 2) {
+    if (j < valid) dst[j] = (j & local_mask) >= stride ? op(src[j - stride], src[j]) : src[j];
+    __syncthreads();
+    T* t = src;
+    src = dst;
+    dst = t;
+  }
+  return src;
+}
+
 struct block_scan {
   static constexpr int threads = 1024;
   static constexpr int section = threads;  // one element per thread
@@ -18,17 +35,7 @@ struct block_scan {
   // Inclusive scan of s.xy[0 .. valid); returns the buffer holding the result.
   template <class T, class Op>
   __device__ static const T* scan(storage<T>& s, unsigned valid, Op op) {
-    const unsigned j = threadIdx.x;
-    T* src = s.xy;
-    T* dst = s.other;
-    for (unsigned stride = 1; stride < valid; stride *= 2) {
-      if (j < valid) dst[j] = j >= stride ? op(src[j - stride], src[j]) : src[j];
-      __syncthreads();
-      T* t = src;
-      src = dst;
-      dst = t;
-    }
-    return src;
+    return recursive_doubling(s.xy, s.other, valid, op);
   }
 };
 

@@ -102,4 +102,27 @@ void run(Load load, Store store, u64 n, bool inclusive, T init, Op op, cudaStrea
   check_launch(fn, "reduce_then_scan::chunk_scan_kernel");
 }
 
+// Where each of m producers starts writing: offsets[g] = counts[0] + ... + counts[g - 1], *total = the sum of
+// all m counts (m > 0). The concatenation step of the papers' block and processor compactions.
+template <class Count>
+struct count_load {
+  const Count* counts;
+  __device__ u64 operator()(u64 g) const { return counts[g]; }
+};
+template <class Count>
+struct offset_store {
+  const Count* counts;
+  u64* offsets;
+  u64 m;
+  u64* total;
+  __device__ void operator()(u64 g, u64 offset) const {
+    offsets[g] = offset;
+    if (g == m - 1) *total = offset + counts[g];
+  }
+};
+template <class Count>
+void offsets_of(const Count* counts, u64 m, u64* offsets, u64* total, cudaStream_t s, const char* fn) {
+  run<u64>(count_load<Count>{counts}, offset_store<Count>{counts, offsets, m, total}, m, /*inclusive=*/false, u64{0}, sluice::sum{}, s, fn);
+}
+
 }  // namespace sluice::cuda_backend::reduce_then_scan

@@ -4,6 +4,7 @@
 // thread combines the previous thread's prefix into its run. Inside the Module 10.4 multi-block scan.
 #pragma once
 #include "sluice/cuda/scan/hierarchical.cuh"
+#include "sluice/cuda/scan/kogge_stone.cuh"
 
 namespace sluice::cuda_backend::three_phase_coarsened {
 
@@ -27,15 +28,7 @@ struct block_scan {
     if (mine) s.totals[t] = s.xy[first + mine - 1];
     __syncthreads();
     // 2. Parallel (Kogge-Stone) scan of the runs' totals.
-    T* src = s.totals;
-    T* dst = s.other;
-    for (unsigned stride = 1; stride < busy; stride *= 2) {
-      if (t < busy) dst[t] = t >= stride ? op(src[t - stride], src[t]) : src[t];
-      __syncthreads();
-      T* x = src;
-      src = dst;
-      dst = x;
-    }
+    const T* src = kogge_stone::recursive_doubling(s.totals, s.other, busy, op);
     // 3. The previous thread's prefix into this run.
     if (t > 0 && mine) {
       const T prefix = src[t - 1];

@@ -12,13 +12,12 @@ namespace sluice::cuda_backend::cub_peer {
 struct radix_sort_variant {
   template <class K>
   static void keys(std::span<K> keys, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
-    using B = sort_common::bits_of<K>;
     const u64 n = keys.size();
-    scratch a(n * sizeof(B), s, fn), b(n * sizeof(B), s, fn);
-    sort_common::to_image(keys.data(), a.as<B>(), n, descending, s, fn);
-    cub_call([&](void* t, std::size_t& bytes) { return cub::DeviceRadixSort::SortKeys(t, bytes, a.as<B>(), b.as<B>(), n, begin, end, s); },
-             s, fn, "cub::DeviceRadixSort::SortKeys");
-    sort_common::from_image(b.as<B>(), keys.data(), n, descending, s, fn);
+    sort_common::sort_keys_by_image(keys, descending, s, fn, [&](auto* a, auto* b) {
+      cub_call([&](void* t, std::size_t& bytes) { return cub::DeviceRadixSort::SortKeys(t, bytes, a, b, n, begin, end, s); }, s, fn,
+               "cub::DeviceRadixSort::SortKeys");
+      return b;
+    });
   }
   template <class K, class V, class I>
   static void pairs(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {

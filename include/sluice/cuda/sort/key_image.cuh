@@ -55,6 +55,17 @@ void permute_values(std::span<V> values, const I* idx, cudaStream_t s, const cha
   check_cuda(cudaMemcpyAsync(values.data(), moved.as<V>(), n * sizeof(V), cudaMemcpyDeviceToDevice, s), fn, "cudaMemcpyAsync");
 }
 
+// A keys-only sort on the image: keys to their image in a, sort_image(a, b) sorts it (a and b hold n words)
+// and returns the buffer holding the result, which goes back to the keys.
+template <class K, class SortImage>
+void sort_keys_by_image(std::span<K> keys, bool descending, cudaStream_t s, const char* fn, SortImage&& sort_image) {
+  using B = bits_of<K>;
+  const u64 n = keys.size();
+  scratch a(n * sizeof(B), s, fn), b(n * sizeof(B), s, fn);
+  to_image(keys.data(), a.as<B>(), n, descending, s, fn);
+  from_image(sort_image(a.as<B>(), b.as<B>()), keys.data(), n, descending, s, fn);
+}
+
 // The driver of a sort variant: nothing to do for n < 2 or an empty bit range; keys alone go to
 // Variant::keys<K>(...); pairs go to Variant::pairs<K, V, I>(...) with I = u32 where n allows, else u64.
 template <class Variant, class K, class V>

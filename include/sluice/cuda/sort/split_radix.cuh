@@ -51,11 +51,8 @@ E* split_bits(E* a, E* b, u64 n, int begin, int end, cudaStream_t s, const char*
 struct variant {
   template <class K>
   static void keys(std::span<K> keys, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
-    using B = sort_common::bits_of<K>;
     const u64 n = keys.size();
-    scratch a(n * sizeof(B), s, fn), b(n * sizeof(B), s, fn);
-    sort_common::to_image(keys.data(), a.as<B>(), n, descending, s, fn);
-    sort_common::from_image(split_bits(a.as<B>(), b.as<B>(), n, begin, end, s, fn), keys.data(), n, descending, s, fn);
+    sort_common::sort_keys_by_image(keys, descending, s, fn, [&](auto* a, auto* b) { return split_bits(a, b, n, begin, end, s, fn); });
   }
   template <class K, class V, class I>
   static void pairs(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
