@@ -192,6 +192,19 @@ TEST_F(gpu, bad_parameters_name_the_algorithm_and_the_choices) {
   EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "roger:s=128,scan=hillis-steele"}), 100u);
 }
 
+TEST_F(gpu, kit_scan_block_sizes_are_checked) {
+  device_buffer<std::uint64_t> v(std::vector<std::uint64_t>(5000, 1));
+  device_buffer<std::uint64_t> out(5000);
+  auto call = [&](const char* spec) { return [&, spec] { sluice::inclusive_scan(v, out, sum{}, {device::cuda, spec}); }; };
+  expect_error(errc::invalid_argument, {"sluice::", "threads=48", "power of two in [32, 1024]"}, call("kogge-stone:threads=48"));
+  expect_error(errc::invalid_argument, {"threads=2048"}, call("brent-kung:threads=2048"));
+  expect_error(errc::invalid_argument, {"unknown parameter 'items'", "valid: threads"}, call("streaming:items=2"));
+  // 1024 x 64 eight-byte elements do not fit in any GPU's shared memory: a clear error, not a failed launch.
+  expect_error(errc::invalid_argument, {"shared memory per block"}, call("three-phase-coarsened:threads=1024,items=64"));
+  sluice::inclusive_scan(v, out, sum{}, {device::cuda, "three-phase-coarsened:threads=1024,items=5"});  // 56 KiB: opts in
+  EXPECT_EQ(out.download().back(), 5000u);
+}
+
 TEST_F(gpu, out_of_memory_then_recovers) {
   expect_error(errc::out_of_memory, {"device_buffer"}, [] { device_buffer<std::uint8_t> huge(std::size_t{1} << 50); });
   device_buffer<std::uint32_t> ok(std::vector<std::uint32_t>{1, 2, 3});

@@ -63,7 +63,10 @@ const char* const cuda_specs[] = {
     "jumping-jack:s=32,scan=hillis-steele", "jumping-jack:s=2", "jumping-jack:s=1024", "jumping-jack:s=64,scan=blelloch",
     "billeter:simd=prefix", "billeter-staged:simd=prefix", "billeter-scattered:simd=prefix", "billeter-buffered:simd=prefix",
     "billeter:P=1", "billeter:P=7", "billeter-buffered:P=3", "billeter-staged:P=130", "billeter:t=0", "billeter:t=100",
-    "split:simd=prefix", "split:P=1", "split:P=5", "billeter-scan:P=1", "billeter-scan:P=33"};
+    "split:simd=prefix", "split:P=1", "split:P=5", "billeter-scan:P=1", "billeter-scan:P=33",
+    "kogge-stone:threads=32", "kogge-stone:threads=256", "brent-kung:threads=32", "brent-kung:threads=128",
+    "three-phase-coarsened:threads=32,items=1", "three-phase-coarsened:threads=1024,items=3",
+    "three-phase-coarsened:threads=64,items=64", "streaming:threads=32", "streaming:threads=256"};
 
 class policies : public ::testing::TestWithParam<const char*> {};
 

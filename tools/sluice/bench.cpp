@@ -40,12 +40,22 @@ struct buf {
   std::span<T> span() { return gpu ? std::span<T>(dev.data(), dev.size()) : std::span<T>(host); }
 };
 
+const bench_args* args = nullptr;  // the filters of this run
+
+// Whether --algo / --primitive leave this measurement in (the copy yardstick always stays).
+bool wanted(const std::string& prim, const std::string& algo) {
+  if (prim == "copy" || args == nullptr) return true;
+  if (!args->only_primitive.empty() && prim != args->only_primitive) return false;
+  return args->only_algo.empty() || algo == args->only_algo || detail::base_name(algo) == args->only_algo;
+}
+
 class runner {
  public:
   runner(device d, std::uint64_t n, int reps) : d_(d), n_(n), reps_(reps) {}
 
   void measure(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
                const std::function<void()>& f, const std::function<void()>& setup = {}) {
+    if (!wanted(prim, algo)) return;
     const auto t = time_median(d_, reps_, f, setup);
     const double gbps = bytes / (t.median_ms * 1e-3) / 1e9;
     rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, t.median_ms, gbps,
@@ -268,6 +278,23 @@ void scan_reduce_suite(std::vector<row>& all, device d) {
     }
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }
+  if (d != device::cuda) return;
+  // The teaching kit's work-efficiency question by block size, at Billeter Table 4's 32M: Kogge-Stone
+  // (n log n operations) against Brent-Kung (2n) and the coarsened scan, each block size from a warp to 1024.
+  const std::uint64_t n = std::uint64_t{1} << 25;
+  std::printf("[scan-reduce] block sizes at n = %llu\n", static_cast<unsigned long long>(n));
+  runner r(d, n, 10);
+  const double b = static_cast<double>(n) * sizeof(u32);
+  buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
+  yardstick(r, d, in, out, "u32");
+  for (const char* a : {"kogge-stone", "brent-kung", "three-phase-coarsened", "streaming"})
+    for (int threads = 32; threads <= 1024; threads *= 2) {
+      const std::string spec = std::string(a) + ":threads=" + std::to_string(threads);
+      options o{d, spec, nullptr};
+      r.measure("inclusive_scan", spec, "u32", -1, 2 * b, [&] { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); });
+      if (r.rows().back().algo == spec) r.rows().back().block_size = threads;
+    }
+  all.insert(all.end(), r.rows().begin(), r.rows().end());
 }
 
 bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) {
@@ -295,6 +322,7 @@ bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) 
 }  // namespace
 
 int run_bench(const bench_args& a) {
+  args = &a;
   const device d = a.dev;
   std::error_code ec;
   std::filesystem::create_directories(a.out_dir, ec);
@@ -303,7 +331,7 @@ int run_bench(const bench_args& a) {
     return 1;
   }
   int status = 0;
-  if (a.suite == "quick") {  // verify first: a fast wrong answer is worth nothing
+  if (a.suite == "quick" && a.only_algo.empty() && a.only_primitive.empty()) {  // verify first: a fast wrong answer is worth nothing
     std::printf("verifying every %s algorithm (quick matrix)...\n", std::string(to_string(d)).c_str());
     verify::tally t;
     verify::settings s{d, true, [](const std::string& m) { std::printf("  FAILED %s\n", m.c_str()); }};
@@ -316,6 +344,7 @@ int run_bench(const bench_args& a) {
   if (a.suite == "quick") sizes = {d == device::cuda ? (std::uint64_t{1} << 26) : (std::uint64_t{1} << 24)};
   else sizes = d == device::cuda ? std::vector<std::uint64_t>{1u << 16, 1u << 22, 1u << 26, 1u << 28}
                                  : std::vector<std::uint64_t>{1u << 16, 1u << 22, 1u << 26};
+  if (a.n) sizes = {a.n};
   std::vector<row> all;
   if (a.suite == "compaction") compaction_suite(all, d), sizes.clear();
   if (a.suite == "scan-reduce") scan_reduce_suite(all, d), sizes.clear();

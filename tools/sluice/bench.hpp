@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "sluice/options.hpp"
@@ -9,6 +10,9 @@ struct bench_args {
   device dev;
   std::string suite;  // one of bench_suites
   std::string out_dir;
+  std::string only_algo;       // --algo: time only this algorithm (name or name:params) and the copy
+  std::string only_primitive;  // --primitive: time only this primitive ("reduce", "inclusive_scan", "compact", ...)
+  std::uint64_t n = 0;         // --n: quick and production at this one size instead of their own
 };
 
 // quick and production: every registered algorithm; compaction (issue 3) and scan-reduce (issue 4): the

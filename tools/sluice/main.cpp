@@ -1,7 +1,13 @@
 // sluice: list, verify and benchmark the algorithms of the sluice library.
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench.hpp"
@@ -23,19 +29,25 @@ const char* const usage_main =
     "'sluice <command> --help' describes each command.\n";
 
 const char* const usage_verify =
-    "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick] [--max-size N]\n"
+    "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick] [--max-size N] [--jobs N]\n"
     "  --device   where to run (default: cpu)\n"
     "  --algo     one algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all)\n"
     "  --quick    sizes up to 2^16 instead of 2^22\n"
     "  --max-size skip cases with more than N elements (e.g. under compute-sanitizer)\n"
-    "Exit status 0 only when no case failed.\n";
+    "  --jobs     algorithms verified at once, each on its own host thread (default: the host's cores)\n"
+    "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
 
 const char* const usage_bench =
     "usage: sluice bench [--device cpu|cuda] [--suite quick|production|compaction|scan-reduce] [--out DIR]\n"
+    "                    [--algo NAME] [--primitive NAME] [--n N]\n"
     "  --device   default: cuda when a GPU is present, else cpu\n"
     "  --suite    quick (default: verify, then time at one size), production (several sizes),\n"
     "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
-    "  --out      folder for the CSV (default: ./sluice-results)\n";
+    "  --out      folder for the CSV (default: ./sluice-results)\n"
+    "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy\n"
+    "  --primitive time only this primitive: reduce, inclusive_scan, compact, compact_if, compact_unordered,\n"
+    "             partition, radix_sort\n"
+    "  --n        quick and production: time at this one size (e.g. 268435456 or 2^28)\n";
 
 const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
 
@@ -62,6 +74,11 @@ device parse_device(const std::string& s) {
 }
 
 std::uint64_t parse_size(const std::string& flag, const std::string& v) {
+  if (v.size() > 2 && v.compare(0, 2, "2^") == 0) {  // a power of two: 2^28
+    const std::uint64_t e = parse_size(flag, v.substr(2));
+    if (e > 62) throw arg_error{flag + ": 2^" + v.substr(2) + " is too large"};
+    return std::uint64_t{1} << e;
+  }
   std::size_t used = 0;
   unsigned long long x = 0;
   try {
@@ -93,14 +110,20 @@ int cmd_verify(args& a) {
   std::string algo = "all";
   bool quick = false;
   std::uint64_t max_size = ~std::uint64_t{0};
+  std::uint64_t jobs = std::max(1u, std::thread::hardware_concurrency());
   while (a.more()) {
     const auto f = a.next();
     if (f == "--help" || f == "-h") return std::printf("%s", usage_verify), 0;
+    if (f == "--jobs") {
+      jobs = parse_size(f, a.value(f));
+      if (jobs == 0) throw arg_error{"--jobs must be at least 1"};
+      continue;
+    }
     if (f == "--device") d = parse_device(a.value(f));
     else if (f == "--algo") algo = a.value(f);
     else if (f == "--quick") quick = true;
     else if (f == "--max-size") max_size = parse_size(f, a.value(f));
-    else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --help)"};
+    else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --jobs, --help)"};
   }
   std::vector<const algorithm_info*> chosen;
   std::string valid;
@@ -116,16 +139,51 @@ int cmd_verify(args& a) {
     return 2;
   }
   verify::tally total;
-  verify::settings s{d, quick, [](const std::string& m) { std::printf("FAILED %s\n", m.c_str()); }};
+  if (algo != "all")  // a parameter on a variant without any: one clear error, not one per case
+    for (const auto* al : chosen) (void)find_algorithm(al->prim, d, algo, "verify");
+  constexpr std::uint64_t shown_failures = 50;
+  std::atomic<std::uint64_t> failures{0};
+  verify::settings s{d, quick, [&](const std::string& m) {
+                       if (failures++ < shown_failures) std::printf("FAILED %s\n", m.c_str());
+                     }};
   s.max_size = max_size;
-  for (const auto* al : chosen) {
-    const std::string_view spec = algo == "all" ? al->name : std::string_view(algo);
-    const auto t = verify::run(*al, s, spec);
-    std::printf("%-18s %-18s %-5s %llu passed, %llu failed\n", std::string(to_string(al->prim)).c_str(), std::string(spec).c_str(),
-                std::string(to_string(d)).c_str(), static_cast<unsigned long long>(t.passed), static_cast<unsigned long long>(t.failed));
-    std::fflush(stdout);
-    total += t;
-  }
+  // Each algorithm's cases on one thread (the host builds inputs and references; the GPU is rarely the
+  // bottleneck); results are printed in registry order as soon as every earlier one is in.
+  std::vector<std::optional<verify::tally>> results(chosen.size());
+  std::vector<std::exception_ptr> errors(chosen.size());
+  std::atomic<std::size_t> next{0};
+  std::size_t printed = 0;
+  std::mutex m;
+  auto spec_of = [&](std::size_t i) { return algo == "all" ? std::string(chosen[i]->name) : algo; };
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < chosen.size();) {
+      verify::tally t;
+      std::exception_ptr err;
+      try {
+        t = verify::run(*chosen[i], s, spec_of(i));
+      } catch (...) {  // e.g. a bad parameter in --algo: rethrown on the main thread
+        err = std::current_exception();
+      }
+      std::lock_guard lock(m);
+      results[i] = t, errors[i] = err;
+      for (; printed < chosen.size() && results[printed]; ++printed) {
+        const auto* al = chosen[printed];
+        const auto& r = *results[printed];
+        std::printf("%-18s %-18s %-5s %llu passed, %llu failed\n", std::string(to_string(al->prim)).c_str(),
+                    spec_of(printed).c_str(), std::string(to_string(d)).c_str(), static_cast<unsigned long long>(r.passed),
+                    static_cast<unsigned long long>(r.failed));
+        std::fflush(stdout);
+        total += r;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::uint64_t j = 0; j < std::min<std::uint64_t>(jobs, chosen.size()); ++j) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  if (failures > shown_failures)
+    std::printf("(%llu more failed cases not shown)\n", static_cast<unsigned long long>(failures - shown_failures));
   std::printf("%llu passed, %llu failed\n", static_cast<unsigned long long>(total.passed), static_cast<unsigned long long>(total.failed));
   return total.failed == 0 ? 0 : 1;
 }
@@ -139,7 +197,12 @@ int cmd_bench(args& a) {
     if (f == "--device") b.dev = parse_device(a.value(f)), device_given = true;
     else if (f == "--suite") b.suite = a.value(f);
     else if (f == "--out") b.out_dir = a.value(f);
-    else throw arg_error{"unknown option '" + f + "' for bench (valid: --device, --suite, --out, --help)"};
+    else if (f == "--algo") b.only_algo = a.value(f);
+    else if (f == "--primitive") b.only_primitive = a.value(f);
+    else if (f == "--n") {
+      b.n = parse_size(f, a.value(f));
+      if (b.n == 0) throw arg_error{"--n must be at least 1"};
+    } else throw arg_error{"unknown option '" + f + "' for bench (valid: --device, --suite, --out, --algo, --primitive, --n, --help)"};
   }
   bool known = false;
   for (const char* s : tool::bench_suites) known = known || b.suite == s;

@@ -3,8 +3,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 
 #include "sluice/cuda/backend.hpp"
+#include "sluice/error.hpp"
 #include "sluice/types.hpp"
 
 namespace sluice::cuda_backend {
@@ -25,6 +27,28 @@ struct ptr_store {
   T* p;
   __device__ void operator()(u64 i, const T& v) const { p[i] = v; }
 };
+
+// The block's dynamic shared memory as an array of T (launch with the bytes as the third <<<>>> argument).
+template <class T>
+__device__ T* dynamic_shared() {
+  extern __shared__ __align__(16) unsigned char dynamic_shared_bytes[];
+  return reinterpret_cast<T*>(dynamic_shared_bytes);
+}
+
+// Lets `kernel` take `bytes` of dynamic shared memory: past the default 48 KiB it opts in, and past what the
+// device allows it is an invalid_argument that names the variant's parameters (`what`).
+template <class Kernel>
+void allow_shared(Kernel* kernel, std::size_t bytes, const char* fn, const char* what) {
+  if (bytes <= 48 * 1024) return;
+  int dev = 0, most = 0;
+  check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), fn, "cudaDeviceGetAttribute");
+  if (bytes > static_cast<std::size_t>(most))
+    throw error(errc::invalid_argument, std::string("sluice::") + fn + ": " + what + " needs " + std::to_string(bytes) +
+                                            " bytes of shared memory per block; this device allows " + std::to_string(most));
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), fn,
+             "cudaFuncSetAttribute");
+}
 
 // Grid of chunks: at most `blocks_per_sm` resident blocks per SM, each a contiguous run of whole tiles.
 struct chunking {

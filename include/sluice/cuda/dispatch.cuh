@@ -57,14 +57,15 @@ void reduce(std::string_view algo, std::span<const T> in, T* result, T init, Op 
 template <class T, class Op>
 void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool inclusive, T init, Op op, CUstream_st* stream) {
   constexpr const char* fn = "scan";
+  const std::string_view base = sluice::detail::base_name(algo);
   if (algo == "reduce-then-scan")
     return reduce_then_scan::run(ptr_load<T>{in.data()}, ptr_store<T>{out.data()}, in.size(), inclusive, init, op, stream, fn);
   if (algo == "cub") return cub_peer::scan(in, out, inclusive, init, op, stream, fn);
-  if (algo == "kogge-stone") return kogge_stone::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
-  if (algo == "brent-kung") return brent_kung::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
-  if (algo == "three-phase-coarsened") return three_phase_coarsened::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
-  if (algo == "streaming") return streaming::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
-  if (sluice::detail::base_name(algo) == "billeter-scan")
+  if (base == "kogge-stone") return kogge_stone::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);
+  if (base == "brent-kung") return brent_kung::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);
+  if (base == "three-phase-coarsened") return three_phase_coarsened::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);
+  if (base == "streaming") return streaming::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);
+  if (base == "billeter-scan")
     return billeter_scan::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);
   no_variant(fn, algo);
 }

@@ -9,16 +9,14 @@
 
 namespace sluice::cuda_backend::brent_kung {
 
+// Section = 2 x threads (parameter `threads`, default 1024).
 struct block_scan {
-  static constexpr int threads = 1024;
-  static constexpr int section = 2 * threads;
+  unsigned threads = 1024;
+  __host__ __device__ unsigned section() const { return 2 * threads; }
   template <class T>
-  struct storage {
-    T xy[section];
-  };
+  std::size_t shared_bytes() const { return 2 * std::size_t{threads} * sizeof(T); }
   template <class T, class Op>
-  __device__ static const T* scan(storage<T>& s, unsigned valid, Op op) {
-    T* xy = s.xy;
+  __device__ const T* scan(T* xy, unsigned valid, Op op) const {
     const unsigned t = threadIdx.x;
     // Reduction phase.
     for (unsigned stride = 1; stride <= threads; stride *= 2) {
@@ -34,11 +32,17 @@ struct block_scan {
     }
     return xy;
   }
+  static block_scan from(std::string_view spec, const char* fn) {
+    sluice::detail::params p(spec, fn);
+    const block_scan bs{hierarchical::threads_param(p, 1024)};
+    p.done("threads");
+    return bs;
+  }
 };
 
 template <class T, class Op>
-void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
-  hierarchical::run<block_scan>(in, out, n, inclusive, init, op, s, fn);
+void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn, std::string_view spec) {
+  hierarchical::run(block_scan::from(spec, fn), in, out, n, inclusive, init, op, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::brent_kung

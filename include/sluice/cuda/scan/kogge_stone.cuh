@@ -24,24 +24,25 @@ __device__ const T* recursive_doubling(T* src, T* dst, unsigned valid, Op op, un
   return src;
 }
 
+// Section = threads (parameter `threads`, default 1024): one element per thread, two buffers.
 struct block_scan {
-  static constexpr int threads = 1024;
-  static constexpr int section = threads;  // one element per thread
+  unsigned threads = 1024;
+  __host__ __device__ unsigned section() const { return threads; }
   template <class T>
-  struct storage {
-    T xy[section];
-    T other[section];
-  };
-  // Inclusive scan of s.xy[0 .. valid); returns the buffer holding the result.
+  std::size_t shared_bytes() const { return 2 * std::size_t{threads} * sizeof(T); }
+  // Inclusive scan of xy[0 .. valid); returns the buffer holding the result.
   template <class T, class Op>
-  __device__ static const T* scan(storage<T>& s, unsigned valid, Op op) {
-    return recursive_doubling(s.xy, s.other, valid, op);
+  __device__ const T* scan(T* xy, unsigned valid, Op op) const {
+    return recursive_doubling(xy, xy + threads, valid, op);
   }
 };
 
 template <class T, class Op>
-void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
-  hierarchical::run<block_scan>(in, out, n, inclusive, init, op, s, fn);
+void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn, std::string_view spec) {
+  sluice::detail::params p(spec, fn);
+  const block_scan bs{hierarchical::threads_param(p, 1024)};
+  p.done("threads");
+  hierarchical::run(bs, in, out, n, inclusive, init, op, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::kogge_stone

@@ -16,19 +16,20 @@ namespace sluice::cuda_backend::streaming {
 using local_scan = brent_kung::block_scan;
 
 template <class T, class Op>
-__global__ void __launch_bounds__(local_scan::threads) scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init,
-                                                                   unsigned* counter, unsigned* flags, T* running) {
-  __shared__ typename local_scan::template storage<T> s;
+__global__ void scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, unsigned* counter, unsigned* flags,
+                            T* running, local_scan ls) {
+  T* xy = dynamic_shared<T>();
   __shared__ unsigned bid;
   __shared__ T previous;
   __shared__ bool has_previous;
   if (threadIdx.x == 0) bid = atomicAdd(counter, 1u);  // dynamic block id
   __syncthreads();
-  const u64 sections = ceil_div(n, local_scan::section), base = bid * static_cast<u64>(local_scan::section);
-  const unsigned valid = n - base < local_scan::section ? static_cast<unsigned>(n - base) : local_scan::section;
-  for (unsigned k = threadIdx.x; k < valid; k += local_scan::threads) s.xy[k] = in[base + k];
+  const unsigned section = ls.section();
+  const u64 sections = ceil_div(n, section), base = bid * static_cast<u64>(section);
+  const unsigned valid = n - base < section ? static_cast<unsigned>(n - base) : section;
+  for (unsigned k = threadIdx.x; k < valid; k += blockDim.x) xy[k] = in[base + k];
   __syncthreads();
-  const T* local = local_scan::scan(s, valid, op);  // Phase 1: local scan
+  const T* local = ls.scan(xy, valid, op);  // Phase 1: local scan
   __syncthreads();
   if (threadIdx.x == 0) {
     if (bid == 0) {
@@ -48,20 +49,24 @@ __global__ void __launch_bounds__(local_scan::threads) scan_kernel(const T* in, 
   }
   __syncthreads();
   // Phase 3: local distribution.
-  for (unsigned k = threadIdx.x; k < valid; k += local_scan::threads) {
+  for (unsigned k = threadIdx.x; k < valid; k += blockDim.x) {
     if (inclusive) out[base + k] = has_previous ? op(previous, local[k]) : local[k];
     else out[base + k] = k == 0 ? previous : op(previous, local[k - 1]);
   }
 }
 
+// Parameter: threads (default 1024; the local Brent-Kung section is 2 x threads).
 template <class T, class Op>
-void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
+void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn, std::string_view spec) {
+  const local_scan ls = local_scan::from(spec, fn);
   if (n == 0) return;
-  const u64 sections = ceil_div(n, local_scan::section);
+  const u64 sections = ceil_div(n, ls.section());
+  const std::size_t bytes = ls.template shared_bytes<T>();
+  allow_shared(scan_kernel<T, Op>, bytes, fn, "streaming's threads");
   scratch state((sections + 1) * sizeof(unsigned), s, fn), running(sections * sizeof(T), s, fn);
   check_cuda(cudaMemsetAsync(state.as<unsigned>(), 0, (sections + 1) * sizeof(unsigned), s), fn, "cudaMemsetAsync");
-  scan_kernel<<<static_cast<unsigned>(sections), local_scan::threads, 0, s>>>(in, out, n, op, inclusive, init, state.as<unsigned>(),
-                                                                              state.as<unsigned>() + 1, running.as<T>());
+  scan_kernel<<<static_cast<unsigned>(sections), ls.threads, bytes, s>>>(in, out, n, op, inclusive, init, state.as<unsigned>(),
+                                                                         state.as<unsigned>() + 1, running.as<T>(), ls);
   check_launch(fn, "streaming::scan_kernel");
 }
 

@@ -8,39 +8,43 @@
 
 namespace sluice::cuda_backend::three_phase_coarsened {
 
+// Section = threads x items (parameters `threads`, default 256, and `items`, the coarsening factor, default 8).
 struct block_scan {
-  static constexpr int threads = 256;
-  static constexpr int items = 8;  // the coarsening factor
-  static constexpr int section = threads * items;
+  unsigned threads = 256;
+  unsigned items = 8;
+  __host__ __device__ unsigned section() const { return threads * items; }
+  // xy[section], then the runs' totals and the Kogge-Stone's second buffer.
   template <class T>
-  struct storage {
-    T xy[section];
-    T totals[threads];
-    T other[threads];
-  };
+  std::size_t shared_bytes() const { return (std::size_t{section()} + 2 * std::size_t{threads}) * sizeof(T); }
   template <class T, class Op>
-  __device__ static const T* scan(storage<T>& s, unsigned valid, Op op) {
+  __device__ const T* scan(T* xy, unsigned valid, Op op) const {
+    T* totals = xy + section();
+    T* other = totals + threads;
     const unsigned t = threadIdx.x, first = t * items;
     const unsigned mine = first >= valid ? 0 : (valid - first < items ? valid - first : items);
     const unsigned busy = (valid + items - 1) / items;  // threads with at least one element
     // 1. Sequential scan of this thread's run.
-    for (unsigned k = 1; k < mine; ++k) s.xy[first + k] = op(s.xy[first + k - 1], s.xy[first + k]);
-    if (mine) s.totals[t] = s.xy[first + mine - 1];
+    for (unsigned k = 1; k < mine; ++k) xy[first + k] = op(xy[first + k - 1], xy[first + k]);
+    if (mine) totals[t] = xy[first + mine - 1];
     __syncthreads();
     // 2. Parallel (Kogge-Stone) scan of the runs' totals.
-    const T* src = kogge_stone::recursive_doubling(s.totals, s.other, busy, op);
+    const T* src = kogge_stone::recursive_doubling(totals, other, busy, op);
     // 3. The previous thread's prefix into this run.
     if (t > 0 && mine) {
       const T prefix = src[t - 1];
-      for (unsigned k = 0; k < mine; ++k) s.xy[first + k] = op(prefix, s.xy[first + k]);
+      for (unsigned k = 0; k < mine; ++k) xy[first + k] = op(prefix, xy[first + k]);
     }
-    return s.xy;
+    return xy;
   }
 };
 
 template <class T, class Op>
-void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
-  hierarchical::run<block_scan>(in, out, n, inclusive, init, op, s, fn);
+void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn, std::string_view spec) {
+  sluice::detail::params p(spec, fn);
+  const unsigned threads = hierarchical::threads_param(p, 256);
+  const block_scan bs{threads, static_cast<unsigned>(p.number("items", 8, 1, 64))};
+  p.done("threads, items");
+  hierarchical::run(bs, in, out, n, inclusive, init, op, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::three_phase_coarsened
