@@ -1,6 +1,7 @@
 // The public API's contract: argument errors, aliasing, capacities, custom operators, async forms, devices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <numeric>
 #include <string>
@@ -203,6 +204,38 @@ TEST_F(gpu, kit_scan_block_sizes_are_checked) {
   expect_error(errc::invalid_argument, {"shared memory per block"}, call("three-phase-coarsened:threads=1024,items=64"));
   sluice::inclusive_scan(v, out, sum{}, {device::cuda, "three-phase-coarsened:threads=1024,items=5"});  // 56 KiB: opts in
   EXPECT_EQ(out.download().back(), 5000u);
+}
+
+// Starts that are not 16-byte aligned (in and out offset alike, or differently) take the element-wise path of
+// the vectorised scans; every CUDA scan must give the serial answer there, in place or not.
+TEST_F(gpu, scans_of_misaligned_ranges) {
+  const std::size_t n = 3 * 4096 + 77;
+  std::vector<std::uint32_t> host(n + 8);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<std::uint32_t>(i * 2654435761u >> 7);
+  device_buffer<std::uint32_t> in(host), out(n + 8);
+  for (const auto& a : algorithms()) {
+    if (a.prim != primitive::scan || !a.on_cuda) continue;
+    for (std::size_t off_in : {0, 1, 3})
+      for (std::size_t off_out : {0, 1, 2}) {
+        std::span<const std::uint32_t> src(in.data() + off_in, n);
+        std::span<std::uint32_t> dst(out.data() + off_out, n);
+        std::vector<std::uint32_t> want(n);
+        std::uint32_t run = 7;  // exclusive, init 7
+        for (std::size_t i = 0; i < n; ++i) want[i] = run, run += host[off_in + i];
+        sluice::exclusive_scan(src, dst, 7u, sum{}, {device::cuda, a.name});
+        const auto got = out.download();
+        EXPECT_TRUE(std::equal(want.begin(), want.end(), got.begin() + off_out)) << a.name << " in+" << off_in << " out+" << off_out;
+      }
+    // In place at an odd offset.
+    device_buffer<std::uint32_t> io(host);
+    std::span<std::uint32_t> x(io.data() + 1, n);
+    sluice::inclusive_scan(x, x, sum{}, {device::cuda, a.name});
+    const auto got = io.download();
+    std::uint32_t run = 0;
+    bool same = got[0] == host[0];
+    for (std::size_t i = 0; i < n; ++i) run += host[1 + i], same = same && got[1 + i] == run;
+    EXPECT_TRUE(same) << a.name << " in place at +1";
+  }
 }
 
 TEST_F(gpu, out_of_memory_then_recovers) {

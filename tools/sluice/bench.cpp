@@ -46,7 +46,10 @@ const bench_args* args = nullptr;  // the filters of this run
 bool wanted(const std::string& prim, const std::string& algo) {
   if (prim == "copy" || args == nullptr) return true;
   if (!args->only_primitive.empty() && prim != args->only_primitive) return false;
-  return args->only_algo.empty() || algo == args->only_algo || detail::base_name(algo) == args->only_algo;
+  if (args->only_algos.empty()) return true;
+  for (const auto& a : args->only_algos)
+    if (algo == a || detail::base_name(algo) == a) return true;
+  return false;
 }
 
 class runner {
@@ -331,7 +334,7 @@ int run_bench(const bench_args& a) {
     return 1;
   }
   int status = 0;
-  if (a.suite == "quick" && a.only_algo.empty() && a.only_primitive.empty()) {  // verify first: a fast wrong answer is worth nothing
+  if (a.suite == "quick" && a.only_algos.empty() && a.only_primitive.empty()) {  // verify first: a fast wrong answer is worth nothing
     std::printf("verifying every %s algorithm (quick matrix)...\n", std::string(to_string(d)).c_str());
     verify::tally t;
     verify::settings s{d, true, [](const std::string& m) { std::printf("  FAILED %s\n", m.c_str()); }};

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sluice/options.hpp"
 
@@ -10,7 +11,7 @@ struct bench_args {
   device dev;
   std::string suite;  // one of bench_suites
   std::string out_dir;
-  std::string only_algo;       // --algo: time only this algorithm (name or name:params) and the copy
+  std::vector<std::string> only_algos;  // --algo (repeatable): time only these algorithms (name or name:params) and the copy
   std::string only_primitive;  // --primitive: time only this primitive ("reduce", "inclusive_scan", "compact", ...)
   std::uint64_t n = 0;         // --n: quick and production at this one size instead of their own
 };

@@ -44,7 +44,8 @@ const char* const usage_bench =
     "  --suite    quick (default: verify, then time at one size), production (several sizes),\n"
     "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
     "  --out      folder for the CSV (default: ./sluice-results)\n"
-    "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy\n"
+    "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
+    "             repeat it for several\n"
     "  --primitive time only this primitive: reduce, inclusive_scan, compact, compact_if, compact_unordered,\n"
     "             partition, radix_sort\n"
     "  --n        quick and production: time at this one size (e.g. 268435456 or 2^28)\n";
@@ -197,7 +198,7 @@ int cmd_bench(args& a) {
     if (f == "--device") b.dev = parse_device(a.value(f)), device_given = true;
     else if (f == "--suite") b.suite = a.value(f);
     else if (f == "--out") b.out_dir = a.value(f);
-    else if (f == "--algo") b.only_algo = a.value(f);
+    else if (f == "--algo") b.only_algos.push_back(a.value(f));
     else if (f == "--primitive") b.only_primitive = a.value(f);
     else if (f == "--n") {
       b.n = parse_size(f, a.value(f));

@@ -20,6 +20,7 @@
 #include "sluice/cuda/scan/billeter_scan.cuh"
 #include "sluice/cuda/scan/brent_kung.cuh"
 #include "sluice/cuda/scan/cub.cuh"
+#include "sluice/cuda/scan/decoupled_lookback.cuh"
 #include "sluice/cuda/scan/kogge_stone.cuh"
 #include "sluice/cuda/scan/streaming.cuh"
 #include "sluice/cuda/scan/three_phase_coarsened.cuh"
@@ -58,7 +59,11 @@ template <class T, class Op>
 void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool inclusive, T init, Op op, CUstream_st* stream) {
   constexpr const char* fn = "scan";
   const std::string_view base = sluice::detail::base_name(algo);
-  if (algo == "reduce-then-scan")
+  if (algo == "decoupled-lookback") {  // the look-back carries 4- and 8-byte values; others take reduce-then-scan
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8)
+      return decoupled_lookback::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
+  }
+  if (algo == "reduce-then-scan" || algo == "decoupled-lookback")
     return reduce_then_scan::run(ptr_load<T>{in.data()}, ptr_store<T>{out.data()}, in.size(), inclusive, init, op, stream, fn);
   if (algo == "cub") return cub_peer::scan(in, out, inclusive, init, op, stream, fn);
   if (base == "kogge-stone") return kogge_stone::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);
