@@ -115,16 +115,14 @@ int cmd_verify(args& a) {
   while (a.more()) {
     const auto f = a.next();
     if (f == "--help" || f == "-h") return std::printf("%s", usage_verify), 0;
-    if (f == "--jobs") {
-      jobs = parse_size(f, a.value(f));
-      if (jobs == 0) throw arg_error{"--jobs must be at least 1"};
-      continue;
-    }
     if (f == "--device") d = parse_device(a.value(f));
     else if (f == "--algo") algo = a.value(f);
     else if (f == "--quick") quick = true;
     else if (f == "--max-size") max_size = parse_size(f, a.value(f));
-    else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --jobs, --help)"};
+    else if (f == "--jobs") {
+      jobs = parse_size(f, a.value(f));
+      if (jobs == 0) throw arg_error{"--jobs must be at least 1"};
+    } else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --jobs, --help)"};
   }
   std::vector<const algorithm_info*> chosen;
   std::string valid;
@@ -162,7 +160,7 @@ int cmd_verify(args& a) {
       std::exception_ptr err;
       try {
         t = verify::run(*chosen[i], s, spec_of(i));
-      } catch (...) {  // e.g. a bad parameter in --algo: rethrown on the main thread
+      } catch (...) {  // verify::run reports each case's own errors; anything else ends the command, on the main thread
         err = std::current_exception();
       }
       std::lock_guard lock(m);

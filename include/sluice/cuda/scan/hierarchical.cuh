@@ -8,8 +8,9 @@
 // operator; elements combine in order. Moves: input read once, out written twice, Sum[] levels.
 //
 // The block size is a run-time value (the kit's blockDim.x), so one kernel serves every `threads=`
-// parameter. A BlockScan is a small value with `threads`, `section()`, `shared_bytes<T>()` and a device
-// `scan(xy, valid, op)` that scans xy[0 .. valid) in the block's dynamic shared memory (xy comes first there).
+// parameter. A BlockScan is a small value with `threads`, `section()`, `shared_bytes<T>()`, a device
+// `scan(xy, valid, op)` that scans xy[0 .. valid) in the block's dynamic shared memory (xy comes first there),
+// and `from(spec, fn)`, which reads its parameters.
 #pragma once
 #include "sluice/cuda/common.cuh"
 #include "sluice/detail/params.hpp"

@@ -35,14 +35,17 @@ struct block_scan {
   __device__ const T* scan(T* xy, unsigned valid, Op op) const {
     return recursive_doubling(xy, xy + threads, valid, op);
   }
+  static block_scan from(std::string_view spec, const char* fn) {
+    sluice::detail::params p(spec, fn);
+    const block_scan bs{hierarchical::threads_param(p, 1024)};
+    p.done("threads");
+    return bs;
+  }
 };
 
 template <class T, class Op>
 void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn, std::string_view spec) {
-  sluice::detail::params p(spec, fn);
-  const block_scan bs{hierarchical::threads_param(p, 1024)};
-  p.done("threads");
-  hierarchical::run(bs, in, out, n, inclusive, init, op, s, fn);
+  hierarchical::run(block_scan::from(spec, fn), in, out, n, inclusive, init, op, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::kogge_stone

@@ -36,15 +36,18 @@ struct block_scan {
     }
     return xy;
   }
+  static block_scan from(std::string_view spec, const char* fn) {
+    sluice::detail::params p(spec, fn);
+    const unsigned threads = hierarchical::threads_param(p, 256);
+    const block_scan bs{threads, static_cast<unsigned>(p.number("items", 8, 1, 64))};
+    p.done("threads, items");
+    return bs;
+  }
 };
 
 template <class T, class Op>
 void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn, std::string_view spec) {
-  sluice::detail::params p(spec, fn);
-  const unsigned threads = hierarchical::threads_param(p, 256);
-  const block_scan bs{threads, static_cast<unsigned>(p.number("items", 8, 1, 64))};
-  p.done("threads, items");
-  hierarchical::run(bs, in, out, n, inclusive, init, op, s, fn);
+  hierarchical::run(block_scan::from(spec, fn), in, out, n, inclusive, init, op, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::three_phase_coarsened
