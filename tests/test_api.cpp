@@ -238,6 +238,46 @@ TEST_F(gpu, scans_of_misaligned_ranges) {
   }
 }
 
+// Every CUDA compaction and partition at element, output and flag offsets that break 16-byte alignment:
+// the vector paths must neither fault nor misread, and the element path must match them.
+template <class T>
+void moves_of_misaligned_ranges() {
+  const std::size_t n = 5 * 4096 + 77;
+  std::vector<T> host(n + 8);
+  std::vector<std::uint8_t> flags(n + 8);
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    host[i] = static_cast<T>(i * 2654435761u >> 7);
+    flags[i] = (i * 40503u >> 5) % 3 ? static_cast<std::uint8_t>(i | 1) : 0;  // about 2/3 kept, any non-zero byte
+  }
+  device_buffer<T> in(host), out(n + 8);
+  device_buffer<std::uint8_t> fl(flags);
+  for (const auto& a : algorithms()) {
+    if (!a.on_cuda || (a.prim != primitive::compact && a.prim != primitive::compact_unordered && a.prim != primitive::partition)) continue;
+    for (std::size_t off_in : {0, 1, 3})
+      for (std::size_t off_out : {0, 2})
+        for (std::size_t off_flags : {off_in, std::size_t{1}}) {
+          std::span<const T> src(in.data() + off_in, n);
+          std::span<const std::uint8_t> f(fl.data() + off_flags, n);
+          std::span<T> dst(out.data() + off_out, n);
+          std::vector<T> kept, rejected;
+          for (std::size_t i = 0; i < n; ++i) (flags[off_flags + i] ? kept : rejected).push_back(host[off_in + i]);
+          const options o{device::cuda, a.name};
+          std::uint64_t c = 0;
+          if (a.prim == primitive::compact) c = sluice::compact(src, f, dst, o);
+          else if (a.prim == primitive::compact_unordered) c = sluice::compact_unordered(src, f, dst, o);
+          else c = sluice::partition_flagged(src, f, dst, o), kept.insert(kept.end(), rejected.begin(), rejected.end());
+          auto got = out.download();
+          std::vector<T> mine(got.begin() + off_out, got.begin() + off_out + kept.size());
+          if (a.prim == primitive::compact_unordered) std::sort(mine.begin(), mine.end()), std::sort(kept.begin(), kept.end());
+          EXPECT_EQ(c, a.prim == primitive::partition ? n - rejected.size() : kept.size()) << a.name;
+          EXPECT_TRUE(mine == kept) << to_string(a.prim) << " " << a.name << " " << sizeof(T) << "-byte in+" << off_in
+                                    << " out+" << off_out << " flags+" << off_flags;
+        }
+  }
+}
+TEST_F(gpu, moves_of_misaligned_ranges_u32) { moves_of_misaligned_ranges<std::uint32_t>(); }
+TEST_F(gpu, moves_of_misaligned_ranges_u16) { moves_of_misaligned_ranges<std::uint16_t>(); }
+
 TEST_F(gpu, out_of_memory_then_recovers) {
   expect_error(errc::out_of_memory, {"device_buffer"}, [] { device_buffer<std::uint8_t> huge(std::size_t{1} << 50); });
   device_buffer<std::uint32_t> ok(std::vector<std::uint32_t>{1, 2, 3});
@@ -250,8 +290,11 @@ TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
   std::vector<std::uint32_t> h(n);
   std::iota(h.begin(), h.end(), 0u);
   device_buffer<std::uint32_t> in(h), out(n), sums(n);
-  device_buffer<std::uint64_t> count(1);
-  device_buffer<std::uint32_t> total(1);
+  device_buffer<std::uint64_t> count(4);
+  device_buffer<std::uint32_t> total(1), kept(n), unordered(n), split(n);
+  std::vector<std::uint8_t> hf(n);
+  for (std::size_t i = 0; i < n; ++i) hf[i] = i % 3 == 0;
+  device_buffer<std::uint8_t> flags(hf);
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
   const options opt{device::cuda, "best", s};
@@ -261,12 +304,26 @@ TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
   sluice::compact_if_async(in, out, less_than(1000u), count.data(), opt);
   sluice::inclusive_scan(in, sums, sum{}, opt);
   sluice::reduce_async(in, total.data(), 0u, sum{}, opt);
+  sluice::compact_async(in, flags, kept, count.data() + 1, opt);
+  sluice::compact_unordered_async(in, flags, unordered, count.data() + 2, opt);
+  sluice::partition_flagged_async(in, flags, split, count.data() + 3, opt);
   ASSERT_EQ(cudaStreamEndCapture(s, &g), cudaSuccess);
   cudaGraphExec_t exec;
   ASSERT_EQ(cudaGraphInstantiate(&exec, g, 0), cudaSuccess);
   for (int i = 0; i < 3; ++i) ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
-  EXPECT_EQ(count.download()[0], 1000u);
+  const auto counts = count.download();
+  EXPECT_EQ(counts[0], 1000u);
+  const std::uint64_t thirds = (n + 2) / 3;
+  EXPECT_EQ(counts[1], thirds);
+  EXPECT_EQ(counts[2], thirds);
+  EXPECT_EQ(counts[3], thirds);
+  const auto k = kept.download(), sp = split.download();
+  auto u = unordered.download();
+  std::sort(u.begin(), u.begin() + thirds);
+  for (std::uint32_t i = 0; i < thirds; ++i) ASSERT_TRUE(k[i] == 3 * i && u[i] == 3 * i && sp[i] == 3 * i) << i;
+  for (std::uint32_t i = 0, r = 0; i < n; ++i)
+    if (i % 3) ASSERT_EQ(sp[thirds + r++], i) << i;
   const auto o = out.download();
   for (std::uint32_t i = 0; i < 1000; ++i) ASSERT_EQ(o[i], i);
   EXPECT_EQ(sums.download()[n - 1], static_cast<std::uint32_t>(std::uint64_t{n} * (n - 1) / 2));

@@ -300,6 +300,127 @@ void scan_reduce_suite(std::vector<row>& all, device d) {
   all.insert(all.end(), r.rows().begin(), r.rows().end());
 }
 
+// Issue 5: the defaults ("best") beside their peer (CUB on the GPU, the standard library on the CPU) and the
+// copy, at every power of two, u32 and f32; at 2^28 the valid ratios 0.1, 0.5, 0.9 and the predicate forms;
+// at 2^27 the 64- and 128-bit compactions.
+template <class T>
+void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::string& type, const std::vector<double>& ratios,
+                      bool with_predicate) {
+  const std::uint64_t n = r.n();
+  const double b = static_cast<double>(n) * sizeof(T);
+  const std::vector<std::string> peers = d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
+  auto label = [&](primitive p, const std::string& a) { return a == "best" ? std::string(find_algorithm(p, d, a, "bench").name) : a; };
+  for (double ratio : ratios) {
+    const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
+    buf<std::uint8_t> fl(flags, d);
+    const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
+    for (const auto& a : peers) {
+      options o{d, a, nullptr};
+      r.measure("compact", label(primitive::compact, a), type, ratio, b + n + kept * sizeof(T),
+                [&] { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
+    }
+    for (const auto& a : {std::string("best"), std::string("decoupled-lookback")}) {
+      if (d != device::cuda && a != "best") continue;
+      options o{d, a, nullptr};
+      r.measure("compact_unordered", label(primitive::compact_unordered, a), type, ratio, b + n + kept * sizeof(T),
+                [&] { sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
+    }
+    for (const auto& a : peers) {
+      options o{d, a, nullptr};
+      r.measure("partition", label(primitive::partition, a), type, ratio, 2 * b + n,
+                [&] { sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
+    }
+    if constexpr (std::is_arithmetic_v<T>) {
+      if (!with_predicate) continue;
+      // The predicate forms: keep x < the ratio-quantile of the (uniform) input; no flags to read.
+      std::vector<T> sorted = in.host;
+      const std::size_t q = static_cast<std::size_t>(ratio * static_cast<double>(n));
+      std::nth_element(sorted.begin(), sorted.begin() + (q < n ? q : n - 1), sorted.end());
+      const T bound = sorted[q < n ? q : n - 1];
+      const double kept_if = static_cast<double>(std::count_if(in.host.begin(), in.host.end(), [&](T x) { return x < bound; }));
+      for (const auto& a : peers) {
+        options o{d, a, nullptr};
+        r.measure("compact_if", label(primitive::compact, a), type, ratio, b + kept_if * sizeof(T),
+                  [&] { sink_int = sluice::compact_if(in.span(), out.span(), less_than(bound), o); });
+        r.measure("partition_if", label(primitive::partition, a), type, ratio, 2 * b,
+                  [&] { sink_int = sluice::partition(in.span(), out.span(), less_than(bound), o); });
+      }
+    }
+  }
+}
+
+void production_suite(std::vector<row>& all, device d) {
+  using u32 = std::uint32_t;
+  const int top = d == device::cuda ? 30 : 26;
+  std::vector<std::uint64_t> sizes;
+  for (int k = 10; k <= top; ++k) sizes.push_back(std::uint64_t{1} << k);
+  if (args && args->n) sizes = {args->n};
+  const std::vector<std::string> peers = d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
+  for (std::uint64_t n : sizes) {
+    std::printf("[production] n = %llu\n", static_cast<unsigned long long>(n));
+    const bool big = n == (std::uint64_t{1} << 28);
+    runner r(d, n, n >= (std::uint64_t{1} << 29) ? 10 : 20);
+    const double b = static_cast<double>(n) * sizeof(u32);
+    buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
+    yardstick(r, d, in, out, "u32");
+    auto label = [&](primitive p, const std::string& a) { return a == "best" ? std::string(find_algorithm(p, d, a, "bench").name) : a; };
+    {
+      buf<float> fin(verify::make_values<float>(n, 2, verify::value_kind::sum), d), fout(std::vector<float>(n), d);
+      for (const auto& a : peers) {
+        options o{d, a, nullptr};
+        r.measure("reduce", label(primitive::reduce, a), "u32", -1, b, [&] { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });
+        r.measure("reduce", label(primitive::reduce, a), "f32", -1, b, [&] { sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o); });
+        r.measure("inclusive_scan", label(primitive::scan, a), "u32", -1, 2 * b, [&] { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); });
+        r.measure("inclusive_scan", label(primitive::scan, a), "f32", -1, 2 * b, [&] { sluice::inclusive_scan(fin.span(), fout.span(), sum{}, o); });
+        r.measure("exclusive_scan", label(primitive::scan, a), "u32", -1, 2 * b,
+                  [&] { sluice::exclusive_scan(in.span(), out.span(), u32{0}, sum{}, o); });
+      }
+      if (d == device::cpu) {
+        r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
+        r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
+                  [&] { std::inclusive_scan(in.host.begin(), in.host.end(), out.host.begin()); });
+      }
+      production_moves<u32>(r, d, in, out, "u32", big ? std::vector<double>{0.1, 0.5, 0.9} : std::vector<double>{0.5}, big);
+      if (big) production_moves<float>(r, d, fin, fout, "f32", {0.1, 0.5, 0.9}, true);
+    }
+    all.insert(all.end(), r.rows().begin(), r.rows().end());
+  }
+  if (d != device::cuda || (args && args->n)) return;
+  const std::uint64_t n = std::uint64_t{1} << 27;
+  std::printf("[production] 64- and 128-bit elements, n = %llu\n", static_cast<unsigned long long>(n));
+  {
+    runner r(d, n, 20);
+    buf<std::uint64_t> in(random_elements<std::uint64_t>(n), d), out(std::vector<std::uint64_t>(n), d);
+    yardstick(r, d, in, out, "u64");
+    production_moves<std::uint64_t>(r, d, in, out, "u64", {0.1, 0.5, 0.9}, false);
+    all.insert(all.end(), r.rows().begin(), r.rows().end());
+  }
+  {
+    using b128 = detail::storage<16, 16>;
+    runner r(d, n, 20);
+    buf<b128> in(random_elements<b128>(n), d), out(std::vector<b128>(n), d);
+    yardstick(r, d, in, out, "b128");
+    production_moves<b128>(r, d, in, out, "b128", {0.1, 0.5, 0.9}, false);
+    all.insert(all.end(), r.rows().begin(), r.rows().end());
+  }
+}
+
+// The production table: each sluice row beside its peer's row of the same case, time ratio and fractions.
+void print_against_peer(const std::vector<row>& rows) {
+  std::printf("\n%-18s %-5s %-11s %-5s %-20s %10s %10s %8s %8s %8s\n", "primitive", "type", "n", "ratio", "sluice", "ms", "peer ms",
+              "time/peer", "frac", "peer frac");
+  for (const auto& a : rows) {
+    if (a.algo == "cub" || a.prim == "copy" || a.algo.rfind("std::", 0) == 0) continue;
+    const row* peer = nullptr;
+    for (const auto& p : rows)
+      if ((p.algo == "cub" || p.algo.rfind("std::", 0) == 0) && p.prim == a.prim && p.type == a.type && p.n == a.n && p.ratio == a.ratio) peer = &p;
+    std::printf("%-18s %-5s %-11llu %-5s %-20s %10.4f %10s %8s %8.3f %8s\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
+                a.ratio < 0 ? "-" : std::to_string(a.ratio).substr(0, 4).c_str(), a.algo.c_str(), a.ms,
+                peer ? std::to_string(peer->ms).substr(0, 8).c_str() : "-", peer ? std::to_string(a.ms / peer->ms).substr(0, 5).c_str() : "-",
+                a.frac, peer ? std::to_string(peer->frac).substr(0, 5).c_str() : "-");
+  }
+}
+
 bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) {
   // Written beside the target and renamed at the end, so an interrupted run leaves no file posing as complete.
   const auto partial = std::filesystem::path(file.string() + ".partial");
@@ -351,6 +472,7 @@ int run_bench(const bench_args& a) {
   std::vector<row> all;
   if (a.suite == "compaction") compaction_suite(all, d), sizes.clear();
   if (a.suite == "scan-reduce") scan_reduce_suite(all, d), sizes.clear();
+  if (a.suite == "production") production_suite(all, d), sizes.clear(), print_against_peer(all);
   for (std::uint64_t n : sizes) {
     std::printf("[%s] timing at n = %llu (median of repetitions, after warm-up)\n", std::string(to_string(d)).c_str(),
                 static_cast<unsigned long long>(n));

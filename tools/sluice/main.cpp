@@ -41,7 +41,7 @@ const char* const usage_bench =
     "usage: sluice bench [--device cpu|cuda] [--suite quick|production|compaction|scan-reduce] [--out DIR]\n"
     "                    [--algo NAME] [--primitive NAME] [--n N]\n"
     "  --device   default: cuda when a GPU is present, else cpu\n"
-    "  --suite    quick (default: verify, then time at one size), production (several sizes),\n"
+    "  --suite    quick (default: verify, then time at one size), production (the defaults beside CUB or std and the copy, 2^10 .. 2^30),\n"
     "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
     "  --out      folder for the CSV (default: ./sluice-results)\n"
     "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sluice/cuda/compact/cub.cuh"
+#include "sluice/cuda/compact/decoupled_lookback.cuh"
 #include "sluice/cuda/compact/scan_scatter.cuh"
 #include "sluice/cuda/compact/warp_atomic.cuh"
 #include "sluice/cuda/partition/cub.cuh"
@@ -17,6 +18,7 @@
 #include "sluice/cuda/reduce/tree_contiguous.cuh"
 #include "sluice/cuda/reduce/tree_interleaved.cuh"
 #include "sluice/cuda/reduce/two_pass.cuh"
+#include "sluice/cuda/reduce/vectorized.cuh"
 #include "sluice/cuda/scan/billeter_scan.cuh"
 #include "sluice/cuda/scan/brent_kung.cuh"
 #include "sluice/cuda/scan/cub.cuh"
@@ -46,6 +48,7 @@ void partition_papers(std::string_view algo, std::span<const T> in, std::span<T>
 template <class T, class Op>
 void reduce(std::string_view algo, std::span<const T> in, T* result, T init, Op op, CUstream_st* stream) {
   constexpr const char* fn = "reduce";
+  if (algo == "vectorized") return vectorized::run(in.data(), in.size(), result, init, op, stream, fn);
   if (algo == "two-pass") return two_pass::run(ptr_load<T>{in.data()}, in.size(), result, init, op, stream, fn);
   if (algo == "cub") return cub_peer::reduce(in, result, init, op, stream, fn);
   if (algo == "goddeke-multipass") return goddeke_multipass::run(in.data(), in.size(), result, init, op, stream, fn);
@@ -78,6 +81,8 @@ void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool i
 template <class T, class Sel>
 void compact(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream) {
   constexpr const char* fn = "compact";
+  if (algo == "decoupled-lookback") return select_lookback::compact(in, out, sel, count, stream, fn);
+  if (algo == "tile-atomic") return select_lookback::compact_unordered(in, out, sel, count, stream, fn);
   if (algo == "scan-scatter") return scan_scatter::compact(in, out, sel, count, stream, fn);
   if (algo == "warp-atomic") return warp_atomic::compact(in, out, sel, count, stream, fn);
   if (algo == "cub") return cub_peer::compact(in, out, sel, count, stream, fn);
@@ -87,6 +92,7 @@ void compact(std::string_view algo, std::span<const T> in, std::span<T> out, Sel
 template <class T, class Sel>
 void partition(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream) {
   constexpr const char* fn = "partition";
+  if (algo == "decoupled-lookback") return select_lookback::partition(in, out, sel, count, stream, fn);
   if (algo == "scan-scatter") return scan_scatter::partition(in, out, sel, count, stream, fn);
   if (algo == "cub") return cub_peer::partition(in, out, sel, count, stream, fn);
   partition_papers(algo, in, out, sel, count, stream);

@@ -1,9 +1,9 @@
 // Decoupled look-back (Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
 // 2016, Sec. 4): the one tile-status protocol that the single-pass scan, compaction and partition share.
 // Every tile publishes its aggregate as soon as it has one (status `aggregate`), then its inclusive prefix
-// once its look-back ends (status `prefix`). A tile's look-back reads its predecessors 32 at a time, one per
-// lane, nearest first, waiting on any that have not published yet, and combines aggregates back to the
-// first inclusive prefix it meets. Tiles take their numbers from an atomic counter in the order their
+// once its look-back ends (status `prefix`). A tile's look-back reads its predecessors a window at a
+// time (`tuning` below), nearest first, waits for those nearer than the nearest inclusive prefix, and
+// combines their aggregates with that prefix. Tiles take their numbers from an atomic counter in the order their
 // blocks start, so every predecessor being waited on is already running: no deadlock on any grid.
 // 4-byte values travel packed with their status in one 64-bit word (one relaxed access, no fences); wider
 // ones in a status word with release/acquire order beside two value arrays.
@@ -41,6 +41,7 @@ template <class T>
 struct tile_state {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "look-back carries 4- or 8-byte values");
   static constexpr bool packed = sizeof(T) == 4;
+  using value_type = T;
   unsigned long long* words;
   unsigned* flags;
   bits_of<T>* aggregates;
@@ -70,20 +71,15 @@ struct tile_state {
     }
   }
 
-  // Spins until `tile` has published; returns its best status (prefix over aggregate) and that value.
-  __device__ status wait(u64 tile, T& v) const {
+  // One look at `tile`: its best status (prefix over aggregate), and that value unless it is invalid.
+  __device__ status peek(u64 tile, T& v) const {
     if constexpr (packed) {
-      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(words[tile]);
-      unsigned long long x;
-      while (((x = w.load(cuda::memory_order_relaxed)) & 3u) == invalid) {
-      }
+      const unsigned long long x = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
       v = from_bits<T>(static_cast<unsigned>(x >> 32));
       return static_cast<status>(x & 3u);
     } else {
-      cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
-      unsigned st;
-      while ((st = f.load(cuda::memory_order_acquire)) == invalid) {
-      }
+      const unsigned st = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).load(cuda::memory_order_acquire);
+      if (st == invalid) return invalid;
       const status best = (st & prefix) ? prefix : aggregate;
       bits_of<T>* slot = best == aggregate ? aggregates : prefixes;
       v = from_bits<T>(cuda::atomic_ref<bits_of<T>, cuda::thread_scope_device>(slot[tile]).load(cuda::memory_order_relaxed));
@@ -92,28 +88,87 @@ struct tile_state {
   }
 };
 
+// Counts (compaction and partition): a 62-bit count and its status in one relaxed 64-bit word, so even
+// 64-bit positions cost one access per predecessor.
+struct count_state {
+  using value_type = unsigned long long;
+  unsigned long long* words;
+
+  static std::size_t bytes(u64 tiles) { return tiles * 8; }
+  static count_state at(void* p, u64) { return {static_cast<unsigned long long*>(p)}; }
+
+  __device__ void publish(u64 tile, status st, unsigned long long v) const {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).store(v << 2 | st, cuda::memory_order_relaxed);
+  }
+  __device__ status peek(u64 tile, unsigned long long& v) const {
+    const unsigned long long x = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+    v = x >> 2;
+    return static_cast<status>(x & 3u);
+  }
+};
+
+// The look-back's tunables: predecessors read per lane and round (window = 32 x per_lane), and how long a
+// warp sleeps between polls of tiles that have not published (0: spin). Measured in docs/performance.md.
+struct tuning {
+  static constexpr unsigned per_lane = 1;
+  static constexpr unsigned sleep_ns = 0;
+  static constexpr unsigned min_blocks = 4;  // __launch_bounds__ residency of the kernels that look back (measured best of 1, 3, 4, 5)
+};
+
 // Called by one whole warp of tile `tile` (> 0) after lane 0 published the tile's aggregate: the
 // combination, in order, of every element before the tile. Valid in lane 0.
-template <class T, class Op>
-__device__ T exclusive_prefix(const tile_state<T>& state, u64 tile, Op op) {
-  const unsigned lane = threadIdx.x & 31u;
+template <class Tuning = tuning, class State, class Op>
+__device__ auto exclusive_prefix(const State& state, u64 tile, Op op) {
+  using T = typename State::value_type;
+  constexpr unsigned K = Tuning::per_lane;
+  const long long lane = threadIdx.x & 31u;
   T acc{};
   bool have = false;
-  for (long long window = static_cast<long long>(tile) - 1;; window -= 32) {
-    const long long t = window - static_cast<long long>(lane);  // lane 0 is the nearest predecessor
-    T v{};
-    status st = prefix;  // lanes before tile 0 never count: tile 0 always holds a prefix
-    if (t >= 0) st = state.wait(static_cast<u64>(t), v);
-    const unsigned prefixes = __ballot_sync(0xffffffffu, st == prefix);
-    const unsigned count = prefixes ? __ffs(prefixes) : 32u;  // lanes [0, count) take part, far to near
+  for (long long window = static_cast<long long>(tile) - 1;; window -= 32 * K) {
+    // Lane l reads tiles window - l K - k (k = 0 the nearest), all K loads in flight. Lanes before tile 0
+    // never count: tile 0 always holds a prefix.
+    T v[K] = {};
+    status st[K];
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) {
+      const long long t = window - lane * K - k;
+      st[k] = t >= 0 ? state.peek(static_cast<u64>(t), v[k]) : prefix;
+    }
+    // Wait only for what the answer needs: every tile nearer than the nearest prefix of the window (all of
+    // the window when it holds none). Farther stragglers do not hold the tile up.
+    bool has_prefix, found;
+    unsigned nearest;
+    for (;;) {
+      has_prefix = false;
+      bool ready = true;  // this lane's tiles are published up to its nearest prefix (or all of them)
+#pragma unroll
+      for (unsigned k = 0; k < K; ++k) {
+        if (!has_prefix && st[k] == invalid) ready = false;
+        if (st[k] == prefix) has_prefix = true;
+      }
+      const unsigned prefixes = __ballot_sync(0xffffffffu, has_prefix), readies = __ballot_sync(0xffffffffu, ready);
+      found = prefixes != 0;
+      nearest = found ? __ffs(prefixes) - 1 : 31u;
+      const unsigned needed = nearest == 31 ? 0xffffffffu : (2u << nearest) - 1;
+      if ((readies & needed) == needed) break;
+      if constexpr (Tuning::sleep_ns > 0) __nanosleep(Tuning::sleep_ns);
+#pragma unroll
+      for (unsigned k = 0; k < K; ++k)
+        if (st[k] == invalid) st[k] = state.peek(static_cast<u64>(window - lane * K - k), v[k]);
+    }
+    // The lane's part, far to near, from its nearest prefix on.
+    T part = v[K - 1];
+#pragma unroll
+    for (int k = static_cast<int>(K) - 2; k >= 0; --k) part = st[k] == prefix ? v[k] : op(part, v[k]);
+    const unsigned count = nearest + 1;  // lanes [0, count) take part, far to near
     // Reduce lanes [0, count), the farther range on the left of op (any associative op).
     for (unsigned offset = 1; offset < 32; offset *= 2) {
-      const T other = __shfl_down_sync(0xffffffffu, v, offset);
-      if (lane + offset < count) v = op(other, v);
+      const T other = __shfl_down_sync(0xffffffffu, part, offset);
+      if (lane + offset < count) part = op(other, part);
     }
-    acc = have ? op(v, acc) : v;
+    acc = have ? op(part, acc) : part;
     have = true;
-    if (prefixes) return acc;
+    if (found) return acc;
   }
 }
 

@@ -46,8 +46,8 @@ union vec16 {
   T e[16 / sizeof(T)];
 };
 
-template <class T, class Op, bool Aligned>
-__global__ void __launch_bounds__(policy<T>::threads)
+template <class T, class Op, bool Aligned, class Tuning>
+__global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, unsigned* counter, lookback::tile_state<T> state) {
   using P = policy<T>;
   using warp_scan = cub::WarpScan<T>;
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(policy<T>::threads)
       if (lane == 0 && counter) state.publish(0, lookback::prefix, aggregate);
     } else {
       if (lane == 0) state.publish(tile, lookback::aggregate, aggregate);
-      const T prior = lookback::exclusive_prefix(state, tile, op);
+      const T prior = lookback::exclusive_prefix<Tuning>(state, tile, op);
       if (lane == 0) {
         state.publish(tile, lookback::prefix, op(prior, aggregate));
         tile_before = prior;
@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(policy<T>::threads)
   }
 }
 
-template <class T, class Op>
+template <class T, class Op, class Tuning = lookback::tuning>
 void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
   using P = policy<T>;
   if (n == 0) return;
@@ -161,9 +161,9 @@ void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t
     tiles_state = lookback::tile_state<T>::at(state.as<char>() + 16, tiles);
   }
   if (aligned)
-    scan_kernel<T, Op, true><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
+    scan_kernel<T, Op, true, Tuning><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
   else
-    scan_kernel<T, Op, false><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
+    scan_kernel<T, Op, false, Tuning><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
   check_launch(fn, "decoupled_lookback::scan_kernel");
 }
 

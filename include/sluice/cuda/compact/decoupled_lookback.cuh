@@ -1,0 +1,385 @@
+// compact and partition "decoupled-lookback", compact_unordered "tile-atomic": single-pass data movement
+// on the look-back of Merrill and Garland (2016, Sec. 4; lookback.cuh); Billeter et al. 2009 Sec. 3's three
+// phases (count, prefix over P, move) fused into one kernel whose "prefix over P" is the look-back.
+// A block takes the next tile number, loads its tile with 16-byte vector loads (flags with vector loads
+// of as many bytes), counts the kept elements of each vector, ranks them within the tile (warp scans of
+// packed counts, then a scan of the warps' totals), publishes the tile's count and learns by look-back how
+// many were kept before it. It then stages the kept elements (partition: and the rejected ones) in shared
+// memory at the output's 16-byte phase and writes each run out with whole 16-byte stores, so every byte
+// is read once and written once.
+// Stable partition puts the rejected elements after all the kept ones, in input order: their place needs
+// the total kept count before the first tile writes, so partition first counts the flags (n bytes: a ninth
+// of a u32 partition's traffic) or, with a predicate, evaluates it over the input.
+// tile-atomic (unordered) reserves each tile's output run with one atomicAdd on the count instead of the
+// look-back: no tile waits on another, and the runs land in the order the tiles finish.
+#pragma once
+#include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_scan.cuh>
+#include <span>
+#include <type_traits>
+
+#include "sluice/cuda/lookback.cuh"
+#include "sluice/detail/select.hpp"
+
+namespace sluice::cuda_backend::select_lookback {
+
+#ifdef SLUICE_LOOKBACK_TRACE  // tuning studies only (bench/lookback_tuning.cu): per tile, four %globaltimer stamps
+__device__ unsigned long long* trace;
+__device__ inline unsigned long long now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#define SLUICE_TRACE(tile, k) trace[(tile) * 4 + (k)] = now()
+#else
+#define SLUICE_TRACE(tile, k) (void)0
+#endif
+
+enum class mode { compact, partition, unordered };
+
+template <class T>
+struct policy {
+  static constexpr unsigned threads = 256;
+  static constexpr unsigned warps = threads / 32;
+  static constexpr unsigned per_vector = 16 / sizeof(T);  // elements per 16-byte load
+  static constexpr unsigned vectors = 8;                   // 16-byte loads in flight per thread
+  static constexpr unsigned warp_items = 32 * per_vector * vectors;
+  static constexpr unsigned tile = threads * per_vector * vectors;  // 32 KiB of elements
+  // A vector's kept count travels through the warp scan packed with its neighbours' in 8-bit fields while
+  // a warp's count fits in 8 bits (elements of 4 bytes or more), else in 16-bit fields.
+  static constexpr unsigned field_bits = 32 * per_vector <= 255 ? 8 : 16;
+  static constexpr unsigned fields = 32 / field_bits;
+  static constexpr unsigned words = (vectors + fields - 1) / fields;
+  static constexpr unsigned count_threads = 256;  // partition's count pass: a grid of resident blocks
+  static constexpr unsigned count_blocks_per_sm = 8;
+};
+
+template <class Sel>
+inline constexpr bool is_flags = std::is_same_v<Sel, sluice::detail::flag_select>;
+
+template <class T>
+union vec16 {
+  uint4 raw;
+  T e[16 / sizeof(T)];
+};
+
+// Bit e set where flag byte e of the Bytes at p (aligned to Bytes) is non-zero.
+template <unsigned Bytes>
+__device__ inline unsigned nonzero_mask(const std::uint8_t* p) {
+  if constexpr (Bytes == 1) {
+    return p[0] != 0;
+  } else if constexpr (Bytes == 2) {
+    const unsigned w = *reinterpret_cast<const unsigned short*>(p);
+    return ((w & 0xffu) != 0) | (((w >> 8) != 0) << 1);
+  } else {
+    unsigned w[Bytes / 4];
+    if constexpr (Bytes == 4) {
+      w[0] = *reinterpret_cast<const unsigned*>(p);
+    } else if constexpr (Bytes == 8) {
+      const uint2 v = *reinterpret_cast<const uint2*>(p);
+      w[0] = v.x, w[1] = v.y;
+    } else {
+      const uint4 v = *reinterpret_cast<const uint4*>(p);
+      w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+    }
+    unsigned m = 0;
+#pragma unroll
+    for (unsigned k = 0; k < Bytes / 4; ++k)
+#pragma unroll
+      for (unsigned b = 0; b < 4; ++b) m |= (((w[k] >> (8 * b)) & 0xffu) != 0) << (4 * k + b);
+    return m;
+  }
+}
+
+// How many of the 4 bytes of w are non-zero.
+__device__ inline unsigned nonzero_bytes(unsigned w) {
+  return __popc((((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u);
+}
+
+// Partition's count pass: how many elements are kept, added to *total. Flags: 16 flag bytes per load,
+// four loads in flight per thread; predicate: the elements, 16 bytes per load.
+template <class T, class Sel>
+__global__ void __launch_bounds__(policy<T>::count_threads)
+    count_kernel(const T* in, Sel sel, u64 n, u64 head, unsigned long long* total) {
+  using P = policy<T>;
+  constexpr unsigned per = is_flags<Sel> ? 16 : P::per_vector;
+  const u64 stride = static_cast<u64>(gridDim.x) * P::count_threads, id = blockIdx.x * static_cast<u64>(P::count_threads) + threadIdx.x;
+  const u64 vecs = (n - head) / per, tail = head + vecs * per;
+  unsigned long long c = 0;
+  auto one = [&](u64 i) { return sel(i, in[i]) ? 1u : 0u; };
+  for (u64 i = id; i < head; i += stride) c += one(i);
+  for (u64 i = tail + id; i < n; i += stride) c += one(i);
+  u64 k = id;
+  for (; k + 3 * stride < vecs; k += 4 * stride) {
+    uint4 v[4];
+#pragma unroll
+    for (unsigned u = 0; u < 4; ++u) {
+      if constexpr (is_flags<Sel>)
+        v[u] = reinterpret_cast<const uint4*>(sel.flags + head)[k + u * stride];
+      else
+        v[u] = reinterpret_cast<const uint4*>(in + head)[k + u * stride];
+    }
+#pragma unroll
+    for (unsigned u = 0; u < 4; ++u) {
+      if constexpr (is_flags<Sel>) {
+        c += nonzero_bytes(v[u].x) + nonzero_bytes(v[u].y) + nonzero_bytes(v[u].z) + nonzero_bytes(v[u].w);
+      } else {
+        vec16<T> x;
+        x.raw = v[u];
+#pragma unroll
+        for (unsigned e = 0; e < per; ++e) c += sel(0, x.e[e]) ? 1u : 0u;
+      }
+    }
+  }
+  for (; k < vecs; k += stride)
+    for (unsigned e = 0; e < per; ++e) c += one(head + k * per + e);
+  using reduce = cub::BlockReduce<unsigned long long, P::count_threads>;
+  __shared__ typename reduce::TempStorage storage;
+  const unsigned long long sum = reduce(storage).Sum(c);
+  if (threadIdx.x == 0 && sum) atomicAdd(total, sum);
+}
+
+// Writes the run stage[0, c) to out[g, g + c): whole 16-byte stores where they fit, element stores at the
+// ragged ends. `stage` sits at the same 16-byte phase as out + g (Aligned), so both sides are aligned.
+template <class T, bool Aligned>
+__device__ void store_run(const T* stage, T* out, u64 g, u64 c) {
+  using P = policy<T>;
+  if (c == 0) return;
+  if constexpr (Aligned) {
+    constexpr unsigned pv = P::per_vector;
+    for (u64 slot = g / pv + threadIdx.x; slot * pv < g + c; slot += P::threads) {
+      const u64 g0 = slot * pv;
+      if (g0 >= g && g0 + pv <= g + c) {
+        *reinterpret_cast<uint4*>(out + g0) = *reinterpret_cast<const uint4*>(stage + (g0 - g));
+      } else {
+#pragma unroll
+        for (unsigned e = 0; e < pv; ++e)
+          if (g0 + e >= g && g0 + e < g + c) out[g0 + e] = stage[g0 + e - g];
+      }
+    }
+  } else {
+    for (u64 i = threadIdx.x; i < c; i += P::threads) out[g + i] = stage[i];
+  }
+}
+
+template <class T, class Sel, mode M, bool Aligned, class Tuning>
+__global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
+    select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter,
+                  lookback::count_state state, const unsigned long long* kept_total) {
+  using P = policy<T>;
+  constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
+  using warp_scan = cub::WarpScan<unsigned>;
+  __shared__ typename warp_scan::TempStorage warp_storage[P::warps];
+  __shared__ unsigned warp_counts[P::warps];
+  __shared__ unsigned tile_number, tile_kept;
+  __shared__ unsigned long long tile_before;
+  __shared__ uint4 stage_raw[P::tile / pv + 2];  // the tile plus a phase of slack for each of the two runs
+  T* const stage = reinterpret_cast<T*>(stage_raw);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  if (threadIdx.x == 0) tile_number = counter ? atomicAdd(counter, 1u) : blockIdx.x;
+  __syncthreads();
+  const u64 tile = tile_number, base = tile * P::tile;
+  const unsigned run = warp * P::warp_items;  // the warp's first element within the tile
+  if (threadIdx.x == 0) SLUICE_TRACE(tile, 0);
+  const bool full = base + P::tile <= n;
+
+  // Count. Flags: the flags alone decide the count, so they are loaded first and the elements only after
+  // the ranks are known (their loads then fly while the block waits on the look-back). Predicate: every
+  // vector is loaded before any predicate runs. Bit e of keep[j] says element e of vector j is kept.
+  T x[P::vectors][pv];
+  unsigned keep[P::vectors];
+  auto load_elements = [&] {
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) {
+      const u64 at = base + run + (j * 32 + lane) * pv;
+      if (Aligned && full) {
+        vec16<T> v;
+        v.raw = *reinterpret_cast<const uint4*>(in + at);
+#pragma unroll
+        for (unsigned e = 0; e < pv; ++e) x[j][e] = v.e[e];
+      } else {
+#pragma unroll
+        for (unsigned e = 0; e < pv; ++e)
+          if (at + e < n) x[j][e] = in[at + e];
+      }
+    }
+  };
+  if constexpr (!is_flags<Sel>) load_elements();
+#pragma unroll
+  for (unsigned j = 0; j < P::vectors; ++j) {
+    const u64 at = base + run + (j * 32 + lane) * pv;
+    keep[j] = 0;
+    if (Aligned && full) {
+      if constexpr (is_flags<Sel>) {
+        keep[j] = nonzero_mask<pv>(sel.flags + at);
+      } else {
+#pragma unroll
+        for (unsigned e = 0; e < pv; ++e) keep[j] |= static_cast<unsigned>(sel(at + e, x[j][e])) << e;
+      }
+    } else {
+#pragma unroll
+      for (unsigned e = 0; e < pv; ++e) {
+        if constexpr (is_flags<Sel>) {
+          if (at + e < n) keep[j] |= static_cast<unsigned>(sel.flags[at + e] != 0) << e;
+        } else {
+          if (at + e < n) keep[j] |= static_cast<unsigned>(sel(at + e, x[j][e])) << e;
+        }
+      }
+    }
+  }
+
+  // Rank within the warp: vector j of lane l follows vectors [0, j) of every lane and vector j of lanes < l.
+  unsigned lane_before[P::vectors], warp_vector[P::vectors];
+#pragma unroll
+  for (unsigned w = 0; w < P::words; ++w) {
+    unsigned packed = 0;
+#pragma unroll
+    for (unsigned f = 0; f < P::fields; ++f)
+      if (w * P::fields + f < P::vectors) packed |= __popc(keep[w * P::fields + f]) << (f * P::field_bits);
+    unsigned incl;
+    warp_scan(warp_storage[warp]).InclusiveSum(packed, incl);
+    const unsigned excl = incl - packed, total = __shfl_sync(0xffffffffu, incl, 31);
+    constexpr unsigned field = (1u << P::field_bits) - 1;
+#pragma unroll
+    for (unsigned f = 0; f < P::fields; ++f)
+      if (w * P::fields + f < P::vectors) {
+        lane_before[w * P::fields + f] = (excl >> (f * P::field_bits)) & field;
+        warp_vector[w * P::fields + f] = (total >> (f * P::field_bits)) & field;
+      }
+  }
+  unsigned warp_kept = 0;
+#pragma unroll
+  for (unsigned j = 0; j < P::vectors; ++j) {
+    lane_before[j] += warp_kept;  // now: kept before this lane's vector j within the warp's run
+    warp_kept += warp_vector[j];
+  }
+  if (lane == 0) warp_counts[warp] = warp_kept;
+  if constexpr (is_flags<Sel>) load_elements();
+  __syncthreads();
+
+  // Prefix over the tiles: the scan of the warps' counts gives the tile's count; the look-back (or, for
+  // tile-atomic, one atomicAdd on the count) gives the kept elements before the tile.
+  if (warp == 0) {
+    const unsigned c = lane < P::warps ? warp_counts[lane] : 0;
+    unsigned incl;
+    warp_scan(warp_storage[0]).InclusiveSum(c, incl);
+    const unsigned kept = __shfl_sync(0xffffffffu, incl, P::warps - 1);
+    if (lane < P::warps) warp_counts[lane] = incl - c;  // now: kept before warp `lane` within the tile
+    unsigned long long before = 0;
+    if constexpr (M == mode::unordered) {
+      if (lane == 0 && kept) before = atomicAdd(reinterpret_cast<unsigned long long*>(count), static_cast<unsigned long long>(kept));
+    } else if (tile == 0) {
+      if (lane == 0 && counter) state.publish(0, lookback::prefix, kept);
+    } else {
+      if (lane == 0) {
+        state.publish(tile, lookback::aggregate, kept);
+        SLUICE_TRACE(tile, 1);
+      }
+      before = lookback::exclusive_prefix<Tuning>(state, tile, sluice::sum{});
+      if (lane == 0) SLUICE_TRACE(tile, 2);
+      if (lane == 0) state.publish(tile, lookback::prefix, before + kept);
+    }
+    if (lane == 0) tile_before = before, tile_kept = kept;
+  }
+  __syncthreads();
+
+  // Move: stage the kept run at the output's phase (and, for partition, the rejected run after it), then
+  // store both runs whole.
+  const u64 before = tile_before, kept = tile_kept;
+  const unsigned kept_at = static_cast<unsigned>(before % phase);
+  u64 rejected_to = 0;  // partition: the output index of this tile's first rejected element
+  unsigned rejected_at = 0;
+  if constexpr (M == mode::partition) {
+    rejected_to = (kept_total ? *kept_total : kept) + (base - before);
+    const unsigned end = kept_at + static_cast<unsigned>(kept);
+    rejected_at = end + static_cast<unsigned>((rejected_to + phase - end % phase) % phase);
+  }
+  const unsigned warp_before = warp_counts[warp];
+#pragma unroll
+  for (unsigned j = 0; j < P::vectors; ++j) {
+    const unsigned first = warp_before + lane_before[j];  // kept before this vector within the tile
+    const unsigned index = run + (j * 32 + lane) * pv;   // this vector's first element within the tile
+#pragma unroll
+    for (unsigned e = 0; e < pv; ++e) {
+      const unsigned rank = first + __popc(keep[j] & ((1u << e) - 1));
+      if (keep[j] >> e & 1u)
+        stage[kept_at + rank] = x[j][e];
+      else if (M == mode::partition && base + index + e < n)
+        stage[rejected_at + (index + e - rank)] = x[j][e];
+    }
+  }
+  __syncthreads();
+  const u64 stored = before >= capacity ? 0 : (kept < capacity - before ? kept : capacity - before);
+  store_run<T, Aligned>(stage + kept_at, out, before, stored);
+  if constexpr (M == mode::partition) {
+    const u64 rejected = (full ? P::tile : n - base) - kept;
+    store_run<T, Aligned>(stage + rejected_at, out, rejected_to, rejected);
+  }
+  if (M != mode::unordered && threadIdx.x == 0 && base + P::tile >= n) *count = before + kept;  // the last tile
+#ifdef SLUICE_LOOKBACK_TRACE
+  __syncthreads();
+  if (threadIdx.x == 0) SLUICE_TRACE(tile, 3);
+#endif
+}
+
+template <mode M, class T, class Sel, class Tuning = lookback::tuning>
+void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
+  using P = policy<T>;
+  const u64 n = in.size();
+  if (n == 0 || M == mode::unordered) check_cuda(cudaMemsetAsync(count, 0, sizeof(u64), s), fn, "cudaMemsetAsync");
+  if (n == 0) return;
+  const u64 tiles = ceil_div(n, P::tile);
+  const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
+  const void* first = in.data();  // where partition's count pass reads: the flags or the elements
+  if constexpr (is_flags<Sel>) {
+    aligned = aligned && addr(sel.flags) % P::per_vector == 0;
+    first = sel.flags;
+  }
+
+  scratch state;  // [0, 8): tile counter, [8, 16): partition's kept total, then the tile states
+  unsigned* counter = nullptr;
+  unsigned long long* kept_total = nullptr;
+  lookback::count_state states{};
+  if (tiles > 1 && M != mode::unordered) {
+    const std::size_t bytes = 16 + lookback::count_state::bytes(tiles);
+    state = scratch(bytes, s, fn);
+    check_cuda(cudaMemsetAsync(state.as<void>(), 0, bytes, s), fn, "cudaMemsetAsync");
+    counter = state.as<unsigned>();
+    states = lookback::count_state::at(state.as<char>() + 16, tiles);
+    if constexpr (M == mode::partition) {
+      kept_total = reinterpret_cast<unsigned long long*>(state.as<char>() + 8);
+      const std::size_t unit = is_flags<Sel> ? 1 : sizeof(T);
+      u64 head = (16 - addr(first) % 16) % 16;
+      head = head % unit ? n : head / unit;
+      if (head > n) head = n;
+      int dev = 0, sms = 0;
+      check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
+      check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), fn, "cudaDeviceGetAttribute");
+      const u64 want = ceil_div(n, static_cast<u64>(P::count_threads) * 64), cap = static_cast<u64>(sms) * P::count_blocks_per_sm;
+      count_kernel<T, Sel><<<static_cast<unsigned>(want < cap ? want : cap), P::count_threads, 0, s>>>(in.data(), sel, n, head, kept_total);
+      check_launch(fn, "select_lookback::count_kernel");
+    }
+  }
+  const auto grid = static_cast<unsigned>(tiles);
+  if (aligned)
+    select_kernel<T, Sel, M, true, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total);
+  else
+    select_kernel<T, Sel, M, false, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total);
+  check_launch(fn, "select_lookback::select_kernel");
+}
+
+template <class T, class Sel>
+void compact(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
+  run<mode::compact>(in, out, sel, count, s, fn);
+}
+template <class T, class Sel>
+void compact_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
+  run<mode::unordered>(in, out, sel, count, s, fn);
+}
+template <class T, class Sel>
+void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
+  run<mode::partition>(in, out, sel, count, s, fn);
+}
+
+}  // namespace sluice::cuda_backend::select_lookback

@@ -1,0 +1,139 @@
+// reduce "vectorized": the production reduction. The input splits into a head (up to the first 16-byte
+// boundary), a body of whole warp tiles (32 lanes x 8 loads of 16 bytes) and a tail. Each warp of a grid
+// of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, eight in flight per
+// thread; one block then combines init, the head, the warps' partials and the tail. Every combination is
+// in input order (within a vector, across lanes by an ordered tree, across tiles, warps and blocks), so
+// any associative operator works and the result depends only on n and the device's SM count: floating-
+// point sums are identical from run to run. Moves: the input read once; partials are a few KB.
+#pragma once
+#include <cub/block/block_reduce.cuh>
+
+#include "sluice/cuda/common.cuh"
+
+namespace sluice::cuda_backend::vectorized {
+
+template <class T>
+struct policy {
+  static constexpr unsigned threads = 256;
+  static constexpr unsigned warps = threads / 32;
+  static constexpr unsigned per_vector = 16 / sizeof(T);
+  static constexpr unsigned vectors = 8;  // 16-byte loads in flight per thread
+  static constexpr unsigned warp_tile = 32 * vectors * per_vector;
+  static constexpr unsigned blocks_per_sm = 8;
+  static constexpr unsigned final_threads = 256;
+};
+
+// An optional value: `has` is false for an empty range (reduce has no identity for a general operator).
+template <class T>
+struct maybe {
+  T v;
+  bool has;
+};
+template <class T, class Op>
+struct maybe_op {
+  Op op;
+  __device__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
+    if (!a.has) return b;
+    if (!b.has) return a;
+    return {op(a.v, b.v), true};
+  }
+};
+
+template <class T>
+union vec16 {
+  uint4 raw;
+  T e[16 / sizeof(T)];
+};
+
+// Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
+template <class T, class Op>
+__device__ T warp_reduce_in_order(T v, Op op) {
+#pragma unroll
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    const T other = __shfl_down_sync(0xffffffffu, v, offset);
+    if ((threadIdx.x & 31u) + offset < 32 && (threadIdx.x & (2 * offset - 1)) == 0) v = op(v, other);
+  }
+  return v;
+}
+
+// partials[u] = reduction of warp u's body tiles [u W / U, (u + 1) W / U) (W tiles, U warps in the grid);
+// warps are combined per block in order, so partials has one entry per block.
+template <class T, class Op>
+__global__ void __launch_bounds__(policy<T>::threads) body_kernel(const T* body, u64 tiles, Op op, maybe<T>* partials) {
+  using P = policy<T>;
+  __shared__ maybe<T> warp_part[P::warps];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
+  const u64 first = u * tiles / units, last = (u + 1) * tiles / units;
+  maybe<T> acc{T{}, false};
+  for (u64 t = first; t < last; ++t) {
+    const uint4* src = reinterpret_cast<const uint4*>(body + t * P::warp_tile);
+    vec16<T> v[P::vectors];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) v[j].raw = src[j * 32 + lane];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) {
+      T x = v[j].e[0];
+#pragma unroll
+      for (unsigned e = 1; e < P::per_vector; ++e) x = op(x, v[j].e[e]);
+      x = warp_reduce_in_order(x, op);
+      acc = maybe_op<T, Op>{op}(acc, maybe<T>{x, true});
+    }
+  }
+  if (lane == 0) warp_part[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
+    partials[blockIdx.x] = b;
+  }
+}
+
+// In-order reduction of `count` values by one block: each thread a contiguous run, then a block reduce.
+template <class T, class Op, class Get>
+__device__ maybe<T> block_reduce_in_order(u64 count, Get get, Op op) {
+  using P = policy<T>;
+  using block_reduce = cub::BlockReduce<maybe<T>, P::final_threads>;
+  __shared__ typename block_reduce::TempStorage storage;
+  const u64 from = threadIdx.x * count / P::final_threads, to = (threadIdx.x + 1) * count / P::final_threads;
+  maybe<T> acc{T{}, false};
+  for (u64 i = from; i < to; ++i) acc = maybe_op<T, Op>{op}(acc, get(i));
+  const maybe<T> r = block_reduce(storage).Reduce(acc, maybe_op<T, Op>{op});
+  __syncthreads();  // storage is reused by the next call
+  return r;
+}
+
+// *result = init op head op partials op tail.
+template <class T, class Op>
+__global__ void __launch_bounds__(policy<T>::final_threads)
+    final_kernel(const T* in, u64 head, const maybe<T>* partials, u64 blocks, u64 tail_at, u64 n, Op op, T init, T* result) {
+  const maybe_op<T, Op> mop{op};
+  const auto element = [&](u64 base) { return [=](u64 i) { return maybe<T>{in[base + i], true}; }; };
+  const maybe<T> h = block_reduce_in_order<T>(head, element(0), op);
+  const maybe<T> p = block_reduce_in_order<T>(blocks, [&](u64 i) { return partials[i]; }, op);
+  const maybe<T> t = block_reduce_in_order<T>(n - tail_at, element(tail_at), op);
+  if (threadIdx.x == 0) *result = mop(mop(mop(maybe<T>{init, true}, h), p), t).v;
+}
+
+template <class T, class Op>
+void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const char* fn) {
+  using P = policy<T>;
+  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16;
+  head = head % sizeof(T) ? n : head / sizeof(T);  // a start not aligned to T: all of it goes the element way
+  if (head > n) head = n;
+  const u64 tiles = (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
+  scratch partials;
+  u64 blocks = 0;
+  if (tiles > 0) {
+    const u64 cap = static_cast<u64>(multiprocessor_count(fn)) * P::blocks_per_sm;
+    blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
+    if (blocks > cap) blocks = cap;
+    partials = scratch(blocks * sizeof(maybe<T>), s, fn);
+    body_kernel<T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in + head, tiles, op, partials.as<maybe<T>>());
+    check_launch(fn, "vectorized::body_kernel");
+  }
+  final_kernel<T, Op><<<1, P::final_threads, 0, s>>>(in, head, partials.as<maybe<T>>(), blocks, tail_at, n, op, init, result);
+  check_launch(fn, "vectorized::final_kernel");
+}
+
+}  // namespace sluice::cuda_backend::vectorized
