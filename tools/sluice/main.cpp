@@ -31,7 +31,8 @@ const char* const usage_main =
 const char* const usage_verify =
     "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick] [--max-size N] [--jobs N]\n"
     "  --device   where to run (default: cpu)\n"
-    "  --algo     one algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all)\n"
+    "  --algo     an algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all);\n"
+    "             repeat it for several\n"
     "  --quick    sizes up to 2^16 instead of 2^22\n"
     "  --max-size skip cases with more than N elements (e.g. under compute-sanitizer)\n"
     "  --jobs     algorithms verified at once, each on its own host thread (default: the host's cores)\n"
@@ -108,7 +109,7 @@ int cmd_list(args& a) {
 
 int cmd_verify(args& a) {
   device d = device::cpu;
-  std::string algo = "all";
+  std::vector<std::string> algos;  // --algo, repeatable; none: all
   bool quick = false;
   std::uint64_t max_size = ~std::uint64_t{0};
   std::uint64_t jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -116,7 +117,7 @@ int cmd_verify(args& a) {
     const auto f = a.next();
     if (f == "--help" || f == "-h") return std::printf("%s", usage_verify), 0;
     if (f == "--device") d = parse_device(a.value(f));
-    else if (f == "--algo") algo = a.value(f);
+    else if (f == "--algo") algos.push_back(a.value(f));
     else if (f == "--quick") quick = true;
     else if (f == "--max-size") max_size = parse_size(f, a.value(f));
     else if (f == "--jobs") {
@@ -124,22 +125,29 @@ int cmd_verify(args& a) {
       if (jobs == 0) throw arg_error{"--jobs must be at least 1"};
     } else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --jobs, --help)"};
   }
-  std::vector<const algorithm_info*> chosen;
+  if (algos.empty()) algos.push_back("all");
+  // Each chosen variant with the spec it runs under (its name, or the --algo value with parameters).
+  std::vector<std::pair<const algorithm_info*, std::string>> chosen;
   std::string valid;
-  for (const auto& al : algorithms()) {
-    if (!runs_on(al, d)) continue;
-    if (valid.find(std::string(al.name)) == std::string::npos) valid += ", " + std::string(al.name);
-    if (algo == "all" || detail::base_name(algo) == al.name) chosen.push_back(&al);
+  for (const auto& al : algorithms())
+    if (runs_on(al, d) && valid.find(std::string(al.name)) == std::string::npos) valid += ", " + std::string(al.name);
+  for (const auto& algo : algos) {
+    bool matched = false;
+    for (const auto& al : algorithms()) {
+      if (!runs_on(al, d) || (algo != "all" && detail::base_name(algo) != al.name)) continue;
+      chosen.emplace_back(&al, algo == "all" ? std::string(al.name) : algo);
+      matched = true;
+    }
+    if (!matched) throw arg_error{"unknown algorithm '" + algo + "' on " + std::string(to_string(d)) + " (valid: all" + valid + ")"};
   }
-  if (chosen.empty()) throw arg_error{"unknown algorithm '" + algo + "' on " + std::string(to_string(d)) + " (valid: all" + valid + ")"};
   if (!device_available(d)) {
     std::fprintf(stderr, "sluice verify: the %s device is not available (%s)\n", std::string(to_string(d)).c_str(),
                  config::has_cuda ? "no CUDA GPU present" : "sluice was built without CUDA");
     return 2;
   }
   verify::tally total;
-  if (algo != "all")  // a parameter on a variant without any: one clear error, not one per case
-    for (const auto* al : chosen) (void)find_algorithm(al->prim, d, algo, "verify");
+  for (const auto& [al, spec] : chosen)  // a parameter on a variant without any: one clear error, not one per case
+    if (spec != al->name) (void)find_algorithm(al->prim, d, spec, "verify");
   constexpr std::uint64_t shown_failures = 50;
   std::atomic<std::uint64_t> failures{0};
   verify::settings s{d, quick, [&](const std::string& m) {
@@ -153,20 +161,20 @@ int cmd_verify(args& a) {
   std::atomic<std::size_t> next{0};
   std::size_t printed = 0;
   std::mutex m;
-  auto spec_of = [&](std::size_t i) { return algo == "all" ? std::string(chosen[i]->name) : algo; };
+  auto spec_of = [&](std::size_t i) { return chosen[i].second; };
   auto worker = [&] {
     for (std::size_t i; (i = next++) < chosen.size();) {
       verify::tally t;
       std::exception_ptr err;
       try {
-        t = verify::run(*chosen[i], s, spec_of(i));
+        t = verify::run(*chosen[i].first, s, spec_of(i));
       } catch (...) {  // verify::run reports each case's own errors; anything else ends the command, on the main thread
         err = std::current_exception();
       }
       std::lock_guard lock(m);
       results[i] = t, errors[i] = err;
       for (; printed < chosen.size() && results[printed]; ++printed) {
-        const auto* al = chosen[printed];
+        const auto* al = chosen[printed].first;
         const auto& r = *results[printed];
         std::printf("%-18s %-18s %-5s %llu passed, %llu failed\n", std::string(to_string(al->prim)).c_str(),
                     spec_of(printed).c_str(), std::string(to_string(d)).c_str(), static_cast<unsigned long long>(r.passed),
