@@ -9,6 +9,8 @@
 #define SLUICE_LOOKBACK_TRACE 1
 #include "sluice/cuda/compact/decoupled_lookback.cuh"
 #include "sluice/cuda/scan/decoupled_lookback.cuh"
+#include "sluice/cuda/reduce/cub.cuh"
+#include "sluice/cuda/reduce/vectorized.cuh"
 
 using namespace sluice::cuda_backend;
 
@@ -18,6 +20,7 @@ struct tune {
   static constexpr unsigned sleep_ns = S;
   static constexpr unsigned min_blocks = B;
 };
+constexpr auto single = select_lookback::phasing::off;
 
 template <class F>
 float median_ms(F f) {
@@ -61,13 +64,26 @@ int main() {
   sluice::detail::flag_select sel{f};
   auto report = [&](const char* what, double bytes, float ms) { std::printf("%-34s %.4f ms  %.3f of copy\n", what, ms, bytes / ms / copy_rate); };
   const double cbytes = 4.0 * n + n + 2.0 * n;
+  report("compact phased (default)", cbytes, median_ms([&] { select_lookback::run<select_lookback::mode::compact>(si, so, sel, count, 0, "t"); }));
+  report("partition phased (default)", 4.0 * n + n + 4.0 * n, median_ms([&] { select_lookback::run<select_lookback::mode::partition>(si, so, sel, count, 0, "t"); }));
+  report("partition single pass", 4.0 * n + n + 4.0 * n, median_ms([&] { select_lookback::run<select_lookback::mode::partition, unsigned, sluice::detail::flag_select, tune<1, 0, 4>>(si, so, sel, count, 0, "t", single); }));
   report("compact tile-atomic", cbytes, median_ms([&] { select_lookback::run<select_lookback::mode::unordered>(si, so, sel, count, 0, "t"); }));
-#define C(K, S, B) report("compact K=" #K " sleep=" #S " min_blocks=" #B, cbytes, median_ms([&] { select_lookback::run<select_lookback::mode::compact, unsigned, sluice::detail::flag_select, tune<K, S, B>>(si, so, sel, count, 0, "t"); }));
+#define C(K, S, B) report("compact K=" #K " sleep=" #S " min_blocks=" #B, cbytes, median_ms([&] { select_lookback::run<select_lookback::mode::compact, unsigned, sluice::detail::flag_select, tune<K, S, B>>(si, so, sel, count, 0, "t", single); }));
 #define SC(K, S, B) report("scan K=" #K " sleep=" #S " min_blocks=" #B, 8.0 * n, median_ms([&] { decoupled_lookback::run<unsigned, sluice::sum, tune<K, S, B>>(in, out, n, true, 0u, sluice::sum{}, 0, "t"); }));
-  C(1, 0, 1) C(1, 100, 1) C(2, 0, 1) C(4, 0, 1) C(1, 0, 3) C(1, 0, 4) C(1, 0, 5) C(2, 0, 4)
-  SC(1, 0, 1) SC(1, 100, 1) SC(2, 0, 1) SC(1, 0, 3) SC(1, 0, 4) SC(1, 0, 5)
+  C(1, 0, 1) C(1, 0, 4) C(2, 0, 4)
+  SC(1, 0, 4)
+  // Reduce: vectorized's loads in flight and blocks per SM, beside CUB, at three sizes (no host round trip).
+  unsigned* result;
+  cudaMalloc(&result, 4);
+  for (std::uint64_t m : {std::uint64_t{1} << 10, std::uint64_t{1} << 16, std::uint64_t{1} << 20, n}) {
+    std::printf("reduce n=%llu\n", (unsigned long long)m);
+    const double rb = 4.0 * m;
+    report("  cub", rb, median_ms([&] { cub_peer::reduce(std::span<const unsigned>(in, m), result, 0u, sluice::sum{}, 0, "t"); }));
+#define R(V, B) report("  vectorized vectors=" #V " blocks/SM=" #B, rb, median_ms([&] { vectorized::run<unsigned, sluice::sum, vectorized::policy<unsigned, V, B>>(in, m, result, 0u, sluice::sum{}, 0, "t"); }));
+    R(8, 8) R(8, 4) R(16, 4) R(16, 8) R(4, 8) R(4, 16)
+  }
   // Where a tile's time goes (K=1, no sleep): start -> aggregate published -> prefix known -> stored.
-  select_lookback::run<select_lookback::mode::compact>(si, so, sel, count, 0, "t");
+  select_lookback::run<select_lookback::mode::compact, unsigned, sluice::detail::flag_select, tune<1, 0, 1>>(si, so, sel, count, 0, "t", single);
   std::vector<unsigned long long> t(tiles * 4);
   cudaMemcpy(t.data(), tr, tiles * 32, cudaMemcpyDeviceToHost);
   unsigned long long t0 = ~0ull, tend = 0;

@@ -187,6 +187,8 @@ TEST_F(gpu, bad_parameters_name_the_algorithm_and_the_choices) {
   expect_error(errc::invalid_argument, {"unknown parameter 'q'", "valid: s, scan"}, call("roger:q=1"));
   expect_error(errc::invalid_argument, {"'s' is not key=value"}, call("roger:s"));
   expect_error(errc::invalid_argument, {"scan=kogge", "blelloch, hillis-steele"}, call("roger:scan=kogge"));
+  expect_error(errc::invalid_argument, {"'decoupled-lookback:phased=maybe'", "auto, on, off"}, call("decoupled-lookback:phased=maybe"));
+  EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:phased=on"}), 100u);
   expect_error(errc::invalid_argument, {"unknown parameter 't'", "valid: P, simd"}, call("billeter-staged:t=5"));
   expect_error(errc::invalid_argument, {"P=0"}, call("billeter:P=0"));
   expect_error(errc::invalid_argument, {"takes no parameters"}, call("horn:s=1"));
@@ -242,7 +244,7 @@ TEST_F(gpu, scans_of_misaligned_ranges) {
 // the vector paths must neither fault nor misread, and the element path must match them.
 template <class T>
 void moves_of_misaligned_ranges() {
-  const std::size_t n = 5 * 4096 + 77;
+  const std::size_t n = 70 * 8192 + 77;  // past the phased threshold of the flagged single pass (32 tiles) for u32 and u16
   std::vector<T> host(n + 8);
   std::vector<std::uint8_t> flags(n + 8);
   for (std::size_t i = 0; i < host.size(); ++i) {

@@ -66,7 +66,8 @@ const char* const cuda_specs[] = {
     "split:simd=prefix", "split:P=1", "split:P=5", "billeter-scan:P=1", "billeter-scan:P=33",
     "kogge-stone:threads=32", "kogge-stone:threads=256", "brent-kung:threads=32", "brent-kung:threads=128",
     "three-phase-coarsened:threads=32,items=1", "three-phase-coarsened:threads=1024,items=3",
-    "three-phase-coarsened:threads=64,items=64", "streaming:threads=32", "streaming:threads=256"};
+    "three-phase-coarsened:threads=64,items=64", "streaming:threads=32", "streaming:threads=256",
+    "decoupled-lookback:phased=on", "decoupled-lookback:phased=off"};
 
 class policies : public ::testing::TestWithParam<const char*> {};
 
@@ -74,18 +75,20 @@ TEST_P(policies, against_reference) {
   if (!device_available(device::cuda))
     GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
   const std::string_view spec = GetParam();
-  const algorithm_info* algo = nullptr;
-  for (const auto& a : algorithms())
-    if (a.on_cuda && a.name == detail::base_name(spec)) algo = &a;
-  ASSERT_NE(algo, nullptr) << spec;
-  std::vector<std::string> failures;
-  verify::settings s{device::cuda, /*quick=*/true, [&](const std::string& m) {
-                       if (failures.size() < 25) failures.push_back(m);
-                     }};
-  const auto t = verify::run(*algo, s, spec);
-  for (const auto& f : failures) ADD_FAILURE() << f;
-  EXPECT_EQ(t.failed, 0u);
-  EXPECT_GT(t.passed, 0u) << "no case ran";
+  int entries = 0;  // every CUDA entry of that name that takes parameters (decoupled-lookback: compact and partition)
+  for (const auto& a : algorithms()) {
+    if (!a.on_cuda || a.name != detail::base_name(spec) || a.params.empty()) continue;
+    ++entries;
+    std::vector<std::string> failures;
+    verify::settings s{device::cuda, /*quick=*/true, [&](const std::string& m) {
+                         if (failures.size() < 25) failures.push_back(m);
+                       }};
+    const auto t = verify::run(a, s, spec);
+    for (const auto& f : failures) ADD_FAILURE() << to_string(a.prim) << " " << f;
+    EXPECT_EQ(t.failed, 0u) << to_string(a.prim);
+    EXPECT_GT(t.passed, 0u) << to_string(a.prim) << ": no case ran";
+  }
+  EXPECT_GT(entries, 0) << spec;
 }
 
 INSTANTIATE_TEST_SUITE_P(cuda, policies, ::testing::ValuesIn(cuda_specs), [](const ::testing::TestParamInfo<const char*>& p) {

@@ -41,7 +41,7 @@ struct algorithm_info {
 inline constexpr algorithm_info algorithm_table[] = {
   // prim                        name            cpu    cuda   stable best_c best_g
   {primitive::reduce,            "serial",       true,  false, true,  true,  false, "left fold over the input (src/cpu)"},
-  {primitive::reduce,            "vectorized",   false, true,  true,  false, true,  "each warp reduces a contiguous run with 16-byte loads, 8 in flight; one block combines them, in order"},
+  {primitive::reduce,            "vectorized",   false, true,  true,  false, true,  "each warp reduces a contiguous run with 16-byte loads, 4 in flight; one block combines them, in order"},
   {primitive::reduce,            "two-pass",     false, true,  true,  false, false, "per-block partial reductions, then one block reduces the partials"},
   {primitive::reduce,            "cub",          false, true,  true,  false, false, "cub::DeviceReduce::Reduce (CCCL), the peer to beat"},
   {primitive::reduce,            "goddeke-multipass", false, true, true, false, false, "Goeddeke tutorial: 2x2 groups of an M x M grid, ping-pong passes to 1x1 (commutative op)"},
@@ -58,7 +58,7 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::scan,              "billeter-scan", false, true, true,  false, false, "Billeter Sec. 5.2: the three-phase compaction with values: range sums per warp, scan of P, rescan", "P"},
   {primitive::scan,              "streaming",    false, true,  true,  false, false, "teaching kit 10.4: one kernel, dynamic block ids, each block waits for its predecessor's flag", "threads=1024 (32..1024, power of 2; Brent-Kung section = 2 x threads)"},
   {primitive::compact,           "serial",       true,  false, true,  true,  false, "one pass, writing each kept element at a running index"},
-  {primitive::compact,           "decoupled-lookback", false, true, true, false, true, "single pass: tile counts, look-back for the prefix, runs staged in shared memory, 16-byte loads/stores"},
+  {primitive::compact,           "decoupled-lookback", false, true, true, false, true, "single pass: tile counts, look-back for the prefix, runs staged in shared memory, 16-byte loads/stores; large flagged inputs count, scan, then move", "phased=auto|on|off (flags: count the tiles, scan, move without look-back; auto from 2048 tiles)"},
   {primitive::compact,           "scan-scatter", false, true,  true,  false, false, "exclusive scan of the flags into positions, then scatter (teaching kit, CUDPP)"},
   {primitive::compact,           "cub",          false, true,  true,  false, false, "cub::DeviceSelect::Flagged / If (CCCL), the peer to beat"},
   {primitive::compact,           "horn",         false, true,  true,  false, false, "Horn 2005: prefix sum of the discards, then a binary search per output position (gather)"},
@@ -75,7 +75,7 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::compact_unordered, "warp-atomic",  false, true,  false, false, false, "ballot + popc per warp, one atomicAdd per warp reserves its output run"},
   {primitive::compact_unordered, "jumping-jack", false, true,  false, false, false, "Moreira 2009 Algorithm 2: max-allowable-size jumps in blocks of s, blocks concatenated", "s=256 (2..1024, power of 2), scan=blelloch|hillis-steele"},
   {primitive::partition,         "serial",       true,  false, true,  true,  false, "kept elements forward from the front, rejected ones from the split point"},
-  {primitive::partition,         "decoupled-lookback", false, true, true, false, true, "count pass over the flags, then the single-pass compact writing both runs (kept, then rejected)"},
+  {primitive::partition,         "decoupled-lookback", false, true, true, false, true, "count pass over the flags, then the single-pass compact writing both runs (kept, then rejected)", "phased=auto|on|off (flags: tile counts scanned first, then the move without look-back; auto from 512 tiles)"},
   {primitive::partition,         "scan-scatter", false, true,  true,  false, false, "exclusive scan of the flags, then a two-sided scatter"},
   {primitive::partition,         "split",        false, true,  true,  false, false, "Billeter Sec. 5.3 stream split: billeter phases 1-2, rows split in shared memory", "P, simd=popc|prefix"},
   {primitive::partition,         "cub",          false, true,  true,  false, false, "cub::DevicePartition (CCCL) + reversal of its reversed tail, the peer to beat"},

@@ -303,12 +303,18 @@ void scan_reduce_suite(std::vector<row>& all, device d) {
 // Issue 5: the defaults ("best") beside their peer (CUB on the GPU, the standard library on the CPU) and the
 // copy, at every power of two, u32 and f32; at 2^28 the valid ratios 0.1, 0.5, 0.9 and the predicate forms;
 // at 2^27 the 64- and 128-bit compactions.
+// The default and its peer; with --algo, exactly the algorithms asked for (parameters allowed).
+std::vector<std::string> production_peers(device d) {
+  if (args && !args->only_algos.empty()) return args->only_algos;
+  return d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
+}
+
 template <class T>
 void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::string& type, const std::vector<double>& ratios,
                       bool with_predicate) {
   const std::uint64_t n = r.n();
   const double b = static_cast<double>(n) * sizeof(T);
-  const std::vector<std::string> peers = d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
+  const std::vector<std::string> peers = production_peers(d);
   auto label = [&](primitive p, const std::string& a) { return a == "best" ? std::string(find_algorithm(p, d, a, "bench").name) : a; };
   for (double ratio : ratios) {
     const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
@@ -355,7 +361,7 @@ void production_suite(std::vector<row>& all, device d) {
   std::vector<std::uint64_t> sizes;
   for (int k = 10; k <= top; ++k) sizes.push_back(std::uint64_t{1} << k);
   if (args && args->n) sizes = {args->n};
-  const std::vector<std::string> peers = d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
+  const std::vector<std::string> peers = production_peers(d);
   for (std::uint64_t n : sizes) {
     std::printf("[production] n = %llu\n", static_cast<unsigned long long>(n));
     const bool big = n == (std::uint64_t{1} << 28);

@@ -133,11 +133,15 @@ int cmd_verify(args& a) {
     if (runs_on(al, d) && valid.find(std::string(al.name)) == std::string::npos) valid += ", " + std::string(al.name);
   for (const auto& algo : algos) {
     bool matched = false;
+    const algorithm_info* named = nullptr;  // with parameters, only the entries of that name that take them
     for (const auto& al : algorithms()) {
       if (!runs_on(al, d) || (algo != "all" && detail::base_name(algo) != al.name)) continue;
+      named = &al;
+      if (algo.find(':') != std::string::npos && al.params.empty()) continue;
       chosen.emplace_back(&al, algo == "all" ? std::string(al.name) : algo);
       matched = true;
     }
+    if (!matched && named) (void)find_algorithm(named->prim, d, algo, "verify");  // names the parameter error
     if (!matched) throw arg_error{"unknown algorithm '" + algo + "' on " + std::string(to_string(d)) + " (valid: all" + valid + ")"};
   }
   if (!device_available(d)) {

@@ -81,7 +81,8 @@ void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool i
 template <class T, class Sel>
 void compact(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream) {
   constexpr const char* fn = "compact";
-  if (algo == "decoupled-lookback") return select_lookback::compact(in, out, sel, count, stream, fn);
+  const std::string_view base = sluice::detail::base_name(algo);
+  if (base == "decoupled-lookback") return select_lookback::compact(in, out, sel, count, stream, fn, algo);
   if (algo == "tile-atomic") return select_lookback::compact_unordered(in, out, sel, count, stream, fn);
   if (algo == "scan-scatter") return scan_scatter::compact(in, out, sel, count, stream, fn);
   if (algo == "warp-atomic") return warp_atomic::compact(in, out, sel, count, stream, fn);
@@ -92,7 +93,7 @@ void compact(std::string_view algo, std::span<const T> in, std::span<T> out, Sel
 template <class T, class Sel>
 void partition(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream) {
   constexpr const char* fn = "partition";
-  if (algo == "decoupled-lookback") return select_lookback::partition(in, out, sel, count, stream, fn);
+  if (sluice::detail::base_name(algo) == "decoupled-lookback") return select_lookback::partition(in, out, sel, count, stream, fn, algo);
   if (algo == "scan-scatter") return scan_scatter::partition(in, out, sel, count, stream, fn);
   if (algo == "cub") return cub_peer::partition(in, out, sel, count, stream, fn);
   partition_papers(algo, in, out, sel, count, stream);

@@ -19,6 +19,8 @@
 #include <type_traits>
 
 #include "sluice/cuda/lookback.cuh"
+#include "sluice/cuda/scan/decoupled_lookback.cuh"
+#include "sluice/detail/params.hpp"
 #include "sluice/detail/select.hpp"
 
 namespace sluice::cuda_backend::select_lookback {
@@ -52,6 +54,11 @@ struct policy {
   static constexpr unsigned words = (vectors + fields - 1) / fields;
   static constexpr unsigned count_threads = 256;  // partition's count pass: a grid of resident blocks
   static constexpr unsigned count_blocks_per_sm = 8;
+  // Flags, from this many tiles on (phased=auto): count the flags of every tile first (one warp per
+  // tile), scan the counts, then move with no look-back (see run()). Measured crossovers on the H200
+  // (docs/performance.md): compact 2^24 u32 elements, partition 2^22.
+  static constexpr u64 compact_phased_from_tiles = 2048;
+  static constexpr u64 partition_phased_from_tiles = 512;
 };
 
 template <class Sel>
@@ -139,6 +146,32 @@ __global__ void __launch_bounds__(policy<T>::count_threads)
   if (threadIdx.x == 0 && sum) atomicAdd(total, sum);
 }
 
+// Phased flags: counts[t] = the non-zero flags of move tile t, one warp per tile, eight 16-byte loads in
+// flight per lane (flags 16-byte aligned).
+template <class T>
+__global__ void __launch_bounds__(256) tile_counts_kernel(const std::uint8_t* flags, u64 n, u64 tiles, u64* counts) {
+  constexpr unsigned tile = policy<T>::tile, per_lane = tile / 16 / 32, batch = per_lane < 8 ? per_lane : 8;
+  const u64 t = blockIdx.x * 8ull + threadIdx.x / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (t >= tiles) return;
+  const u64 base = t * tile;
+  unsigned c = 0;
+  if (base + tile <= n) {
+    const uint4* v = reinterpret_cast<const uint4*>(flags + base);
+    for (unsigned k = 0; k < per_lane; k += batch) {
+      uint4 w[batch];
+#pragma unroll
+      for (unsigned b = 0; b < batch; ++b) w[b] = v[(k + b) * 32 + lane];
+#pragma unroll
+      for (unsigned b = 0; b < batch; ++b) c += nonzero_bytes(w[b].x) + nonzero_bytes(w[b].y) + nonzero_bytes(w[b].z) + nonzero_bytes(w[b].w);
+    }
+  } else {
+    for (u64 i = base + lane; i < n; i += 32) c += flags[i] != 0;
+  }
+  c = __reduce_add_sync(0xffffffffu, c);
+  if (lane == 0) counts[t] = c;
+}
+
 // Writes the run stage[0, c) to out[g, g + c): whole 16-byte stores where they fit, element stores at the
 // ragged ends. `stage` sits at the same 16-byte phase as out + g (Aligned), so both sides are aligned.
 template <class T, bool Aligned>
@@ -165,7 +198,7 @@ __device__ void store_run(const T* stage, T* out, u64 g, u64 c) {
 template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter,
-                  lookback::count_state state, const unsigned long long* kept_total) {
+                  lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl) {
   using P = policy<T>;
   constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
   using warp_scan = cub::WarpScan<unsigned>;
@@ -268,6 +301,8 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     unsigned long long before = 0;
     if constexpr (M == mode::unordered) {
       if (lane == 0 && kept) before = atomicAdd(reinterpret_cast<unsigned long long*>(count), static_cast<unsigned long long>(kept));
+    } else if (tile_incl) {  // phased: the inclusive scan of the tiles' counts is already there
+      if (lane == 0 && tile > 0) before = tile_incl[tile - 1];
     } else if (tile == 0) {
       if (lane == 0 && counter) state.publish(0, lookback::prefix, kept);
     } else {
@@ -322,8 +357,18 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 #endif
 }
 
+// The parameter phased=auto|on|off of compact and partition "decoupled-lookback" (flags only).
+enum class phasing { automatic, on, off };
+inline phasing parse_phasing(std::string_view spec, const char* fn) {
+  sluice::detail::params p(spec, fn);
+  const auto ph = static_cast<phasing>(p.choice("phased", {"auto", "on", "off"}, 0));
+  p.done("phased");
+  return ph;
+}
+
 template <mode M, class T, class Sel, class Tuning = lookback::tuning>
-void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
+void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
+         phasing ph = phasing::automatic) {
   using P = policy<T>;
   const u64 n = in.size();
   if (n == 0 || M == mode::unordered) check_cuda(cudaMemsetAsync(count, 0, sizeof(u64), s), fn, "cudaMemsetAsync");
@@ -341,7 +386,22 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   unsigned* counter = nullptr;
   unsigned long long* kept_total = nullptr;
   lookback::count_state states{};
-  if (tiles > 1 && M != mode::unordered) {
+  u64* tile_incl = nullptr;
+  if constexpr (is_flags<Sel>) {
+    // Phased (Billeter Sec. 3's count, prefix, move with the flags read twice): the move then waits on no
+    // other tile. The flags are a quarter of a u32 tile's bytes or less, and the wait of the single pass
+    // costs more than their second read from 2^18 u32 elements on (docs/performance.md).
+    const u64 from = M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
+    if (M != mode::unordered && addr(sel.flags) % 16 == 0 && (ph == phasing::on || (ph == phasing::automatic && tiles >= from))) {
+      state = scratch(tiles * sizeof(u64), s, fn);
+      tile_incl = state.as<u64>();
+      tile_counts_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, 8)), 256, 0, s>>>(sel.flags, n, tiles, tile_incl);
+      check_launch(fn, "select_lookback::tile_counts_kernel");
+      decoupled_lookback::run(tile_incl, tile_incl, tiles, /*inclusive=*/true, u64{0}, sluice::sum{}, s, fn);
+      if constexpr (M == mode::partition) kept_total = reinterpret_cast<unsigned long long*>(tile_incl + tiles - 1);
+    }
+  }
+  if (tiles > 1 && M != mode::unordered && !tile_incl) {
     const std::size_t bytes = 16 + lookback::count_state::bytes(tiles);
     state = scratch(bytes, s, fn);
     check_cuda(cudaMemsetAsync(state.as<void>(), 0, bytes, s), fn, "cudaMemsetAsync");
@@ -363,23 +423,23 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   }
   const auto grid = static_cast<unsigned>(tiles);
   if (aligned)
-    select_kernel<T, Sel, M, true, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total);
+    select_kernel<T, Sel, M, true, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total, tile_incl);
   else
-    select_kernel<T, Sel, M, false, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total);
+    select_kernel<T, Sel, M, false, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total, tile_incl);
   check_launch(fn, "select_lookback::select_kernel");
 }
 
 template <class T, class Sel>
-void compact(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
-  run<mode::compact>(in, out, sel, count, s, fn);
+void compact(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, std::string_view spec) {
+  run<mode::compact>(in, out, sel, count, s, fn, parse_phasing(spec, fn));
 }
 template <class T, class Sel>
 void compact_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
   run<mode::unordered>(in, out, sel, count, s, fn);
 }
 template <class T, class Sel>
-void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
-  run<mode::partition>(in, out, sel, count, s, fn);
+void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, std::string_view spec) {
+  run<mode::partition>(in, out, sel, count, s, fn, parse_phasing(spec, fn));
 }
 
 }  // namespace sluice::cuda_backend::select_lookback

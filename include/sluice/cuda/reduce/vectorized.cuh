@@ -1,6 +1,6 @@
 // reduce "vectorized": the production reduction. The input splits into a head (up to the first 16-byte
-// boundary), a body of whole warp tiles (32 lanes x 8 loads of 16 bytes) and a tail. Each warp of a grid
-// of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, eight in flight per
+// boundary), a body of whole warp tiles (32 lanes x 4 loads of 16 bytes) and a tail. Each warp of a grid
+// of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, four in flight per
 // thread; one block then combines init, the head, the warps' partials and the tail. Every combination is
 // in input order (within a vector, across lanes by an ordered tree, across tiles, warps and blocks), so
 // any associative operator works and the result depends only on n and the device's SM count: floating-
@@ -12,15 +12,18 @@
 
 namespace sluice::cuda_backend::vectorized {
 
-template <class T>
+// Measured on the H200 at 2^28 u32 (bench/lookback_tuning.cu), time against CUB's in the same run: 4 loads
+// per thread and 8 or 16 blocks per SM 1.01x; 8 loads 1.05-1.06x; 16 loads 1.03-1.08x.
+template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 16>
 struct policy {
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
-  static constexpr unsigned vectors = 8;  // 16-byte loads in flight per thread
+  static constexpr unsigned vectors = Vectors;  // 16-byte loads in flight per thread
   static constexpr unsigned warp_tile = 32 * vectors * per_vector;
-  static constexpr unsigned blocks_per_sm = 8;
+  static constexpr unsigned blocks_per_sm = BlocksPerSm;
   static constexpr unsigned final_threads = 256;
+  static constexpr u64 single_launch_max = 4096;  // up to this many elements the final block does it all
 };
 
 // An optional value: `has` is false for an empty range (reduce has no identity for a general operator).
@@ -58,9 +61,8 @@ __device__ T warp_reduce_in_order(T v, Op op) {
 
 // partials[u] = reduction of warp u's body tiles [u W / U, (u + 1) W / U) (W tiles, U warps in the grid);
 // warps are combined per block in order, so partials has one entry per block.
-template <class T, class Op>
-__global__ void __launch_bounds__(policy<T>::threads) body_kernel(const T* body, u64 tiles, Op op, maybe<T>* partials) {
-  using P = policy<T>;
+template <class P, class T, class Op>
+__global__ void __launch_bounds__(P::threads) body_kernel(const T* body, u64 tiles, Op op, maybe<T>* partials) {
   __shared__ maybe<T> warp_part[P::warps];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
@@ -92,7 +94,7 @@ __global__ void __launch_bounds__(policy<T>::threads) body_kernel(const T* body,
 // In-order reduction of `count` values by one block: each thread a contiguous run, then a block reduce.
 template <class T, class Op, class Get>
 __device__ maybe<T> block_reduce_in_order(u64 count, Get get, Op op) {
-  using P = policy<T>;
+  using P = policy<T>;  // final_threads only
   using block_reduce = cub::BlockReduce<maybe<T>, P::final_threads>;
   __shared__ typename block_reduce::TempStorage storage;
   const u64 from = threadIdx.x * count / P::final_threads, to = (threadIdx.x + 1) * count / P::final_threads;
@@ -115,13 +117,12 @@ __global__ void __launch_bounds__(policy<T>::final_threads)
   if (threadIdx.x == 0) *result = mop(mop(mop(maybe<T>{init, true}, h), p), t).v;
 }
 
-template <class T, class Op>
+template <class T, class Op, class P = policy<T>>
 void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const char* fn) {
-  using P = policy<T>;
   u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16;
   head = head % sizeof(T) ? n : head / sizeof(T);  // a start not aligned to T: all of it goes the element way
   if (head > n) head = n;
-  const u64 tiles = (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
+  const u64 tiles = n <= P::single_launch_max ? 0 : (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
   scratch partials;
   u64 blocks = 0;
   if (tiles > 0) {
@@ -129,7 +130,7 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
     blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
     if (blocks > cap) blocks = cap;
     partials = scratch(blocks * sizeof(maybe<T>), s, fn);
-    body_kernel<T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in + head, tiles, op, partials.as<maybe<T>>());
+    body_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in + head, tiles, op, partials.as<maybe<T>>());
     check_launch(fn, "vectorized::body_kernel");
   }
   final_kernel<T, Op><<<1, P::final_threads, 0, s>>>(in, head, partials.as<maybe<T>>(), blocks, tail_at, n, op, init, result);
