@@ -28,6 +28,30 @@ struct ptr_store {
   __device__ void operator()(u64 i, const T& v) const { p[i] = v; }
 };
 
+// Sixteen bytes seen as one vector load/store or as its elements (the single-pass kernels' I/O unit).
+template <class T>
+union vec16 {
+  uint4 raw;
+  T e[16 / sizeof(T)];
+};
+
+// An optional value: `has` is false for an empty range (a general operator has no identity), and
+// maybe_op<T, Op>{op} combines two of them in order, an empty side leaving the other as it is.
+template <class T>
+struct maybe {
+  T v;
+  bool has;
+};
+template <class T, class Op>
+struct maybe_op {
+  Op op;
+  __device__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
+    if (!a.has) return b;
+    if (!b.has) return a;
+    return {op(a.v, b.v), true};
+  }
+};
+
 // The block's dynamic shared memory as an array of T (launch with the bytes as the third <<<>>> argument).
 template <class T>
 __device__ T* dynamic_shared() {

@@ -64,12 +64,6 @@ struct policy {
 template <class Sel>
 inline constexpr bool is_flags = std::is_same_v<Sel, sluice::detail::flag_select>;
 
-template <class T>
-union vec16 {
-  uint4 raw;
-  T e[16 / sizeof(T)];
-};
-
 // Bit e set where flag byte e of the Bytes at p (aligned to Bytes) is non-zero.
 template <unsigned Bytes>
 __device__ inline unsigned nonzero_mask(const std::uint8_t* p) {

@@ -26,28 +26,6 @@ struct policy {
   static constexpr u64 single_launch_max = 4096;  // up to this many elements the final block does it all
 };
 
-// An optional value: `has` is false for an empty range (reduce has no identity for a general operator).
-template <class T>
-struct maybe {
-  T v;
-  bool has;
-};
-template <class T, class Op>
-struct maybe_op {
-  Op op;
-  __device__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
-    if (!a.has) return b;
-    if (!b.has) return a;
-    return {op(a.v, b.v), true};
-  }
-};
-
-template <class T>
-union vec16 {
-  uint4 raw;
-  T e[16 / sizeof(T)];
-};
-
 // Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
 template <class T, class Op>
 __device__ T warp_reduce_in_order(T v, Op op) {

@@ -27,24 +27,11 @@ struct policy {
   static constexpr unsigned tile = threads * items;  // 8192 four-byte or 4096 eight-byte elements
 };
 
-// An optional value: `has` is false before the first element (inclusive scans have no identity).
-template <class T>
-struct maybe {
-  T v;
-  bool has;
-};
+// maybe (common.cuh): nothing precedes the first element (inclusive scans have no identity).
 template <class T, class Op>
 __device__ maybe<T> then(maybe<T> a, maybe<T> b, Op op) {
-  if (!a.has) return b;
-  if (!b.has) return a;
-  return {op(a.v, b.v), true};
+  return maybe_op<T, Op>{op}(a, b);
 }
-
-template <class T>
-union vec16 {
-  uint4 raw;
-  T e[16 / sizeof(T)];
-};
 
 template <class T, class Op, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
