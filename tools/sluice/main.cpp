@@ -46,9 +46,9 @@ const char* const usage_bench =
     "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
     "  --out      folder for the CSV (default: ./sluice-results)\n"
     "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
-    "             repeat it for several\n"
-    "  --primitive time only this primitive: reduce, inclusive_scan, compact, compact_if, compact_unordered,\n"
-    "             partition, radix_sort\n"
+    "             repeat it for several (production: exactly these, in place of the default and CUB)\n"
+    "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
+    "             compact_unordered, partition, partition_if, radix_sort\n"
     "  --n        quick and production: time at this one size (e.g. 268435456 or 2^28)\n";
 
 const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
