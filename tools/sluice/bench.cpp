@@ -303,6 +303,11 @@ void scan_reduce_suite(std::vector<row>& all, device d) {
 // Issue 5: the defaults ("best") beside their peer (CUB on the GPU, the standard library on the CPU) and the
 // copy, at every power of two, u32 and f32; at 2^28 the valid ratios 0.1, 0.5, 0.9 and the predicate forms;
 // at 2^27 the 64- and 128-bit compactions.
+// A production row's algorithm: the name "best" resolves to, or the spec as given.
+std::string label_of(primitive p, device d, const std::string& spec) {
+  return spec == "best" ? std::string(find_algorithm(p, d, spec, "bench").name) : spec;
+}
+
 // The default and its peer; with --algo, exactly the algorithms asked for (parameters allowed).
 std::vector<std::string> production_peers(device d) {
   if (args && !args->only_algos.empty()) return args->only_algos;
@@ -315,7 +320,7 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
   const std::uint64_t n = r.n();
   const double b = static_cast<double>(n) * sizeof(T);
   const std::vector<std::string> peers = production_peers(d);
-  auto label = [&](primitive p, const std::string& a) { return a == "best" ? std::string(find_algorithm(p, d, a, "bench").name) : a; };
+  auto label = [&](primitive p, const std::string& a) { return label_of(p, d, a); };
   for (double ratio : ratios) {
     const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
     buf<std::uint8_t> fl(flags, d);
@@ -369,7 +374,7 @@ void production_suite(std::vector<row>& all, device d) {
     const double b = static_cast<double>(n) * sizeof(u32);
     buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
     yardstick(r, d, in, out, "u32");
-    auto label = [&](primitive p, const std::string& a) { return a == "best" ? std::string(find_algorithm(p, d, a, "bench").name) : a; };
+    auto label = [&](primitive p, const std::string& a) { return label_of(p, d, a); };
     {
       buf<float> fin(verify::make_values<float>(n, 2, verify::value_kind::sum), d), fout(std::vector<float>(n), d);
       for (const auto& a : peers) {

@@ -3,8 +3,9 @@
 // Every tile publishes its aggregate as soon as it has one (status `aggregate`), then its inclusive prefix
 // once its look-back ends (status `prefix`). A tile's look-back reads its predecessors a window at a
 // time (`tuning` below), nearest first, waits for those nearer than the nearest inclusive prefix, and
-// combines their aggregates with that prefix. Tiles take their numbers from an atomic counter in the order their
-// blocks start, so every predecessor being waited on is already running: no deadlock on any grid.
+// combines their aggregates with that prefix. Tiles take their numbers from an atomic counter in the
+// order their blocks start, so every predecessor being waited on is already running: no deadlock on any
+// grid.
 // 4-byte values travel packed with their status in one 64-bit word (one relaxed access, no fences); wider
 // ones in a status word with release/acquire order beside two value arrays.
 #pragma once

@@ -141,11 +141,12 @@ __global__ void __launch_bounds__(policy<T>::count_threads)
 }
 
 // Phased flags: counts[t] = the non-zero flags of move tile t, one warp per tile, eight 16-byte loads in
-// flight per lane (flags 16-byte aligned).
+// flight per lane (flags 16-byte aligned). Launch with policy<T>::threads threads, one tile per warp.
 template <class T>
-__global__ void __launch_bounds__(256) tile_counts_kernel(const std::uint8_t* flags, u64 n, u64 tiles, u64* counts) {
-  constexpr unsigned tile = policy<T>::tile, per_lane = tile / 16 / 32, batch = per_lane < 8 ? per_lane : 8;
-  const u64 t = blockIdx.x * 8ull + threadIdx.x / 32;
+__global__ void __launch_bounds__(policy<T>::threads) tile_counts_kernel(const std::uint8_t* flags, u64 n, u64 tiles, u64* counts) {
+  using P = policy<T>;
+  constexpr unsigned tile = P::tile, per_lane = tile / 16 / 32, batch = per_lane < 8 ? per_lane : 8;
+  const u64 t = static_cast<u64>(blockIdx.x) * P::warps + threadIdx.x / 32;
   const unsigned lane = threadIdx.x & 31u;
   if (t >= tiles) return;
   const u64 base = t * tile;
@@ -305,8 +306,10 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
         SLUICE_TRACE(tile, 1);
       }
       before = lookback::exclusive_prefix<Tuning>(state, tile, sluice::sum{});
-      if (lane == 0) SLUICE_TRACE(tile, 2);
-      if (lane == 0) state.publish(tile, lookback::prefix, before + kept);
+      if (lane == 0) {
+        SLUICE_TRACE(tile, 2);
+        state.publish(tile, lookback::prefix, before + kept);
+      }
     }
     if (lane == 0) tile_before = before, tile_kept = kept;
   }
@@ -383,13 +386,13 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   u64* tile_incl = nullptr;
   if constexpr (is_flags<Sel>) {
     // Phased (Billeter Sec. 3's count, prefix, move with the flags read twice): the move then waits on no
-    // other tile. The flags are a quarter of a u32 tile's bytes or less, and the wait of the single pass
-    // costs more than their second read from 2^18 u32 elements on (docs/performance.md).
+    // other tile. The flags are a quarter of a u32 tile's bytes or less, and past the policy's crossovers
+    // the wait of the single pass costs more than their second read (docs/performance.md).
     const u64 from = M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
     if (M != mode::unordered && addr(sel.flags) % 16 == 0 && (ph == phasing::on || (ph == phasing::automatic && tiles >= from))) {
       state = scratch(tiles * sizeof(u64), s, fn);
       tile_incl = state.as<u64>();
-      tile_counts_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, 8)), 256, 0, s>>>(sel.flags, n, tiles, tile_incl);
+      tile_counts_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(sel.flags, n, tiles, tile_incl);
       check_launch(fn, "select_lookback::tile_counts_kernel");
       decoupled_lookback::run(tile_incl, tile_incl, tiles, /*inclusive=*/true, u64{0}, sluice::sum{}, s, fn);
       if constexpr (M == mode::partition) kept_total = reinterpret_cast<unsigned long long*>(tile_incl + tiles - 1);
@@ -407,10 +410,8 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
       u64 head = (16 - addr(first) % 16) % 16;
       head = head % unit ? n : head / unit;
       if (head > n) head = n;
-      int dev = 0, sms = 0;
-      check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
-      check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), fn, "cudaDeviceGetAttribute");
-      const u64 want = ceil_div(n, static_cast<u64>(P::count_threads) * 64), cap = static_cast<u64>(sms) * P::count_blocks_per_sm;
+      const u64 want = ceil_div(n, static_cast<u64>(P::count_threads) * 64),
+                cap = static_cast<u64>(multiprocessor_count(fn)) * P::count_blocks_per_sm;
       count_kernel<T, Sel><<<static_cast<unsigned>(want < cap ? want : cap), P::count_threads, 0, s>>>(in.data(), sel, n, head, kept_total);
       check_launch(fn, "select_lookback::count_kernel");
     }
