@@ -6,6 +6,7 @@ set -u
 BIN=${BIN:-.device}
 OUT=${OUT:-device-out}
 mkdir -p "$OUT"
+[ -f "$BIN/bins.tar.gz" ] && tar xzf "$BIN/bins.tar.gz" -C "$BIN"  # as scripts/stage_device.sh packs them
 steps=${*:-tests verify sanitize example bench}
 status=0
 step() { echo "== $1 ($(date +%T))"; }

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Copies the sm_90 binaries of build/ into .device/ (git-ignored) for the device tool's `carry`.
+# Copies the sm_90 binaries of build/ into .device/ (git-ignored) for the device tool's `carry`, compressed.
 set -eu
 cd "$(dirname "$0")/.."
 mkdir -p .device
 cp build/tools/sluice/sluice build/tests/sluice_tests .device/
 cp build/tests/installed-package/build/example .device/ 2>/dev/null || echo "stage: no installed-package example (run ctest -R installed first)"
 strip .device/sluice .device/sluice_tests
+# The carry limit is 64 MiB: ship the binaries compressed; on the device, `tar xzf .device/bins.tar.gz -C .device`.
+bins="sluice sluice_tests"; [ -f .device/example ] && bins="$bins example"
+tar czf .device/bins.tar.gz -C .device $bins && (cd .device && rm -f $bins)
 du -sh .device

@@ -416,6 +416,80 @@ void production_suite(std::vector<row>& all, device d) {
   }
 }
 
+// Issue 6: radix sort. u32 keys alone and u32 keys with u32 values at 2^20, 2^24 and 2^28, f32 keys at 2^28,
+// u64 keys at 2^27: the default, CUB and (at Billeter's 4M, Table 5) split-radix, with key + 16-byte value
+// pairs there too. Bytes counted: the keys (and values) read once and written once, as a copy of them moves.
+void sort_suite(std::vector<row>& all, device d) {
+  std::vector<std::uint64_t> sizes = {std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24, std::uint64_t{1} << 28};
+  if (args && args->n) sizes = {args->n};
+  std::vector<std::string> algos = production_peers(d);
+  for (std::uint64_t n : sizes) {
+    std::printf("[sort] n = %llu\n", static_cast<unsigned long long>(n));
+    std::vector<std::string> here = algos;
+    const bool table5 = n == (std::uint64_t{1} << 22);
+    if (table5 && d == device::cuda && !(args && !args->only_algos.empty())) here.push_back("split-radix");
+    runner r(d, n, n >= (std::uint64_t{1} << 28) ? 10 : 20);
+    auto sort_rows = [&]<class K, class V>(const std::string& type, const std::vector<K>& key_init, const std::vector<V>* value_init) {
+      buf<K> src(key_init, d), keys(key_init, d);
+      const double b = static_cast<double>(n) * (sizeof(K) + (value_init ? sizeof(V) : 0));
+      std::vector<V> none;
+      buf<V> vsrc(value_init ? *value_init : none, d), vals(value_init ? *value_init : none, d);
+      for (const auto& a : here) {
+        options o{d, a, nullptr};
+        const std::string label = label_of(primitive::radix_sort, d, a);
+        auto reset = [&] {
+          device_copy(d, keys.span().data(), src.span().data(), n * sizeof(K));
+          if (value_init) device_copy(d, vals.span().data(), vsrc.span().data(), n * sizeof(V));
+        };
+        if (value_init) r.measure("radix_sort_pairs", label, type, -1, 2 * b, [&] { sluice::radix_sort(keys.span(), vals.span(), order::ascending, {}, o); }, reset);
+        else r.measure("radix_sort", label, type, -1, 2 * b, [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); }, reset);
+      }
+    };
+    {
+      buf<std::uint32_t> in(verify::make_values<std::uint32_t>(n, 1), d), out(std::vector<std::uint32_t>(n), d);
+      yardstick(r, d, in, out, "u32");
+      const auto values = verify::make_values<std::uint32_t>(n, 7);
+      sort_rows.template operator()<std::uint32_t, std::uint32_t>("u32", in.host, nullptr);
+      sort_rows.template operator()<std::uint32_t, std::uint32_t>("u32+u32", in.host, &values);
+      if (table5) {
+        const auto wide = random_elements<detail::storage<16, 4>>(n);
+        sort_rows.template operator()<std::uint32_t, detail::storage<16, 4>>("u32+b128", in.host, &wide);
+      }
+      if (n == (std::uint64_t{1} << 28)) {
+        std::vector<float> f = verify::make_keys<float>(n, verify::key_pattern::random, 11);
+        sort_rows.template operator()<float, std::uint32_t>("f32", f, nullptr);
+      }
+    }
+    all.insert(all.end(), r.rows().begin(), r.rows().end());
+  }
+  if (d != device::cuda || (args && args->n)) return;
+  const std::uint64_t n = std::uint64_t{1} << 27;
+  std::printf("[sort] 64-bit keys, n = %llu\n", static_cast<unsigned long long>(n));
+  runner r(d, n, 10);
+  buf<std::uint64_t> in(random_elements<std::uint64_t>(n), d), out(std::vector<std::uint64_t>(n), d), keys(in.host, d);
+  yardstick(r, d, in, out, "u64");
+  for (const auto& a : algos) {
+    options o{d, a, nullptr};
+    r.measure("radix_sort", label_of(primitive::radix_sort, d, a), "u64", -1, 2.0 * n * 8, [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); },
+              [&] { device_copy(d, keys.span().data(), in.span().data(), n * 8); });
+  }
+  all.insert(all.end(), r.rows().begin(), r.rows().end());
+}
+
+// Sort rows in keys per second, beside the peer's.
+void print_sort_rates(const std::vector<row>& rows) {
+  std::printf("\n%-17s %-9s %-11s %-14s %9s %12s %10s %8s\n", "primitive", "type", "n", "algorithm", "ms", "G keys/s", "time/peer", "frac");
+  for (const auto& a : rows) {
+    if (a.prim == "copy") continue;
+    const row* peer = nullptr;
+    for (const auto& p : rows)
+      if ((p.algo == "cub" || p.algo.rfind("std::", 0) == 0) && p.prim == a.prim && p.type == a.type && p.n == a.n) peer = &p;
+    std::printf("%-17s %-9s %-11llu %-14s %9.4f %12.2f %10s %8.3f\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
+                a.algo.c_str(), a.ms, static_cast<double>(a.n) / (a.ms * 1e-3) / 1e9,
+                peer ? std::to_string(a.ms / peer->ms).substr(0, 5).c_str() : "-", a.frac);
+  }
+}
+
 // The production table: each sluice row beside its peer's row of the same case, time ratio and fractions.
 void print_against_peer(const std::vector<row>& rows) {
   std::printf("\n%-18s %-5s %-11s %-5s %-20s %10s %10s %8s %8s %8s\n", "primitive", "type", "n", "ratio", "sluice", "ms", "peer ms",
@@ -484,6 +558,7 @@ int run_bench(const bench_args& a) {
   if (a.suite == "compaction") compaction_suite(all, d), sizes.clear();
   if (a.suite == "scan-reduce") scan_reduce_suite(all, d), sizes.clear();
   if (a.suite == "production") production_suite(all, d), sizes.clear(), print_against_peer(all);
+  if (a.suite == "sort") sort_suite(all, d), sizes.clear(), print_sort_rates(all);
   for (std::uint64_t n : sizes) {
     std::printf("[%s] timing at n = %llu (median of repetitions, after warm-up)\n", std::string(to_string(d)).c_str(),
                 static_cast<unsigned long long>(n));

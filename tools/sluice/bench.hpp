@@ -18,7 +18,7 @@ struct bench_args {
 
 // quick and production: every registered algorithm; compaction (issue 3) and scan-reduce (issue 4): the
 // papers' variants and parameters, GPU only.
-inline const char* const bench_suites[] = {"quick", "production", "compaction", "scan-reduce"};
+inline const char* const bench_suites[] = {"quick", "production", "sort", "compaction", "scan-reduce"};
 
 // Runs a suite, prints a table, writes <out_dir>/<suite>-<device>.csv; returns the exit status.
 int run_bench(const bench_args& a);

@@ -39,17 +39,18 @@ const char* const usage_verify =
     "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
 
 const char* const usage_bench =
-    "usage: sluice bench [--device cpu|cuda] [--suite quick|production|compaction|scan-reduce] [--out DIR]\n"
+    "usage: sluice bench [--device cpu|cuda] [--suite quick|production|sort|compaction|scan-reduce] [--out DIR]\n"
     "                    [--algo NAME] [--primitive NAME] [--n N]\n"
     "  --device   default: cuda when a GPU is present, else cpu\n"
     "  --suite    quick (default: verify, then time at one size), production (the defaults beside CUB or std and the copy, 2^10 .. 2^30),\n"
+    "             sort (radix sort of u32, f32 and u64 keys and of pairs beside CUB, 2^20 .. 2^28, Billeter Table 5 at 4M),\n"
     "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
     "  --out      folder for the CSV (default: ./sluice-results)\n"
     "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
     "             repeat it for several (production: exactly these, in place of the default and CUB)\n"
     "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
-    "             compact_unordered, partition, partition_if, radix_sort\n"
-    "  --n        quick and production: time at this one size (e.g. 268435456 or 2^28)\n";
+    "             compact_unordered, partition, partition_if, radix_sort, radix_sort_pairs\n"
+    "  --n        quick, production and sort: time at this one size (e.g. 268435456 or 2^28)\n";
 
 const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
 
@@ -217,7 +218,7 @@ int cmd_bench(args& a) {
   }
   bool known = false;
   for (const char* s : tool::bench_suites) known = known || b.suite == s;
-  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, compaction, scan-reduce)"};
+  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, compaction, scan-reduce)"};
   if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce"))
     throw arg_error{"suite '" + b.suite + "' times the papers' GPU variants: use --device cuda"};
   if (!device_available(b.dev)) {

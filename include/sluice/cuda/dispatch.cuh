@@ -28,6 +28,7 @@
 #include "sluice/cuda/scan/three_phase_coarsened.cuh"
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
 #include "sluice/cuda/sort/cub.cuh"
+#include "sluice/cuda/sort/onesweep.cuh"
 #include "sluice/cuda/sort/split_radix.cuh"
 #include "sluice/detail/params.hpp"
 #include "sluice/error.hpp"
@@ -103,6 +104,7 @@ template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit, int end_bit,
                 CUstream_st* stream) {
   constexpr const char* fn = "radix_sort";
+  if (algo == "onesweep") return onesweep::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
   if (algo == "cub") return cub_peer::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
   if (algo == "split-radix") return split_radix::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
   no_variant(fn, algo);

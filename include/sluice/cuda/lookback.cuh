@@ -173,4 +173,58 @@ __device__ auto exclusive_prefix(const State& state, u64 tile, Op op) {
   }
 }
 
+// Per-digit counts (radix sort, Onesweep): one 32-bit word per (tile, digit), a 30-bit count under the
+// 2-bit status, so a tile's whole histogram is 1 KiB and one relaxed access per predecessor and digit.
+// Counts are relative to the launch, which therefore covers fewer than 2^30 elements.
+struct digit_state {
+  static constexpr unsigned count_bits = 30, count_mask = (1u << count_bits) - 1;
+  unsigned* words;  // [tiles][digits]
+  unsigned digits;
+
+  __device__ void publish(u64 tile, unsigned digit, status st, unsigned count) const {
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(words[tile * digits + digit]).store(st << count_bits | count, cuda::memory_order_relaxed);
+  }
+  __device__ status peek(u64 tile, unsigned digit, unsigned& count) const {
+    const unsigned x = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(words[tile * digits + digit]).load(cuda::memory_order_relaxed);
+    count = x & count_mask;
+    return static_cast<status>(x >> count_bits);
+  }
+};
+
+// Called by the one thread of tile `tile` (> 0) that owns `digit`, after the tile published its aggregate:
+// how many elements of that digit the tiles before it hold. Reads `Window` predecessors at a time, all
+// loads in flight (the digits of a warp read side by side: coalesced), waits only for those nearer than
+// the nearest prefix (sleeping SleepNs between polls), and goes on to the next window while it finds none.
+template <unsigned Window, unsigned SleepNs>
+__device__ unsigned digit_exclusive_prefix(const digit_state& state, u64 tile, unsigned digit) {
+  unsigned acc = 0;
+  for (long long first = static_cast<long long>(tile) - 1;; first -= Window) {
+    unsigned c[Window];
+    status st[Window];
+#pragma unroll
+    for (unsigned k = 0; k < Window; ++k) {  // k = 0 the nearest; before tile 0 nothing (tile 0 holds a prefix)
+      c[k] = 0;
+      st[k] = first - static_cast<long long>(k) >= 0 ? state.peek(static_cast<u64>(first - k), digit, c[k]) : prefix;
+    }
+    for (;;) {
+      bool ready = true;
+#pragma unroll
+      for (unsigned k = 0; k < Window; ++k) {
+        if (st[k] == invalid) ready = false;
+        if (st[k] != aggregate) break;  // a prefix (or the first unpublished tile) ends what is needed
+      }
+      if (ready) break;
+      if constexpr (SleepNs > 0) __nanosleep(SleepNs);
+#pragma unroll
+      for (unsigned k = 0; k < Window; ++k)
+        if (st[k] == invalid) st[k] = state.peek(static_cast<u64>(first - k), digit, c[k]);
+    }
+#pragma unroll
+    for (unsigned k = 0; k < Window; ++k) {
+      acc += c[k];
+      if (st[k] == prefix) return acc;
+    }
+  }
+}
+
 }  // namespace sluice::cuda_backend::lookback

@@ -1,6 +1,9 @@
-// radix_sort "cub": cub::DeviceRadixSort (Onesweep) on the order-preserving unsigned image of the keys
-// (detail/radix_key.hpp). With values, it sorts (image, input index) pairs and then gathers the values once,
-// so any value type costs one gather. Stable; keys and values are rewritten in place.
+// radix_sort "cub": cub::DeviceRadixSort (Onesweep). Integer keys go to CUB as they are (its own bit
+// transform for signed keys is the sign flip of detail/radix_key.hpp), with their values, through CUB's
+// double buffers, and come back by one copy only where the result ends in the scratch half: so u32 keys
+// cost exactly what CUB costs. Float keys sort as their order-preserving image (so -0.0 < +0.0 and NaNs
+// are placed as radix_key.hpp says) with (image, input index) pairs and one gather of the values.
+// Stable; keys and values are rewritten in place.
 #pragma once
 #include <cub/device/device_radix_sort.cuh>
 
@@ -8,6 +11,32 @@
 #include "sluice/cuda/sort/key_image.cuh"
 
 namespace sluice::cuda_backend::cub_peer {
+
+// Integer keys: CUB on the keys (and values) themselves.
+template <class K, class V>
+void direct(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
+  constexpr bool pairs = !std::is_same_v<V, std::nullptr_t>;
+  const u64 n = keys.size();
+  if (n < 2 || begin == end) return;
+  scratch alt(n * sizeof(K), s, fn), alt_values(pairs ? n * sizeof(V) : 0, s, fn);
+  cub::DoubleBuffer<K> k(keys.data(), alt.as<K>());
+  if constexpr (pairs) {
+    cub::DoubleBuffer<V> v(values.data(), alt_values.as<V>());
+    cub_call([&](void* t, std::size_t& bytes) {
+      return descending ? cub::DeviceRadixSort::SortPairsDescending(t, bytes, k, v, n, begin, end, s)
+                        : cub::DeviceRadixSort::SortPairs(t, bytes, k, v, n, begin, end, s);
+    }, s, fn, "cub::DeviceRadixSort::SortPairs");
+    if (v.Current() != values.data())
+      check_cuda(cudaMemcpyAsync(values.data(), v.Current(), n * sizeof(V), cudaMemcpyDeviceToDevice, s), fn, "cudaMemcpyAsync");
+  } else {
+    cub_call([&](void* t, std::size_t& bytes) {
+      return descending ? cub::DeviceRadixSort::SortKeysDescending(t, bytes, k, n, begin, end, s)
+                        : cub::DeviceRadixSort::SortKeys(t, bytes, k, n, begin, end, s);
+    }, s, fn, "cub::DeviceRadixSort::SortKeys");
+  }
+  if (k.Current() != keys.data())
+    check_cuda(cudaMemcpyAsync(keys.data(), k.Current(), n * sizeof(K), cudaMemcpyDeviceToDevice, s), fn, "cudaMemcpyAsync");
+}
 
 struct radix_sort_variant {
   template <class K>
@@ -37,7 +66,8 @@ struct radix_sort_variant {
 
 template <class K, class V>
 void radix_sort(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
-  sort_common::run<radix_sort_variant>(keys, values, descending, begin, end, s, fn);
+  if constexpr (std::is_integral_v<K>) direct(keys, values, descending, begin, end, s, fn);
+  else sort_common::run<radix_sort_variant>(keys, values, descending, begin, end, s, fn);
 }
 
 }  // namespace sluice::cuda_backend::cub_peer
