@@ -80,8 +80,8 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::partition,         "split",        false, true,  true,  false, false, "Billeter Sec. 5.3 stream split: billeter phases 1-2, rows split in shared memory", "P, simd=popc|prefix"},
   {primitive::partition,         "cub",          false, true,  true,  false, false, "cub::DevicePartition (CCCL) + reversal of its reversed tail, the peer to beat"},
   {primitive::radix_sort,        "lsd-serial",   true,  false, true,  true,  false, "serial LSD radix sort, 8-bit digits, counting sort per digit"},
-  {primitive::radix_sort,        "onesweep",     false, true,  true,  false, false, "Adinets-Merrill Onesweep: one histogram read, then one pass per 8-bit digit (ballot ranking, per-digit look-back)"},
-  {primitive::radix_sort,        "cub",          false, true,  true,  false, true,  "cub::DeviceRadixSort (CCCL Onesweep) on the order-preserving key image; the default until onesweep passes it"},
+  {primitive::radix_sort,        "onesweep",     false, true,  true,  false, true,  "Adinets-Merrill Onesweep: one histogram read, then one pass per 8-bit digit (ballot ranking, per-digit look-back)"},
+  {primitive::radix_sort,        "cub",          false, true,  true,  false, false, "cub::DeviceRadixSort (CCCL Onesweep): integer keys and values as they are, float keys as their order-preserving image"},
   {primitive::radix_sort,        "split-radix",  false, true,  true,  false, false, "Billeter Sec. 5.3: one stable stream split (scan-scatter) per key bit"},
 };
 // clang-format on

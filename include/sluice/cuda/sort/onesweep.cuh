@@ -27,8 +27,8 @@ namespace sluice::cuda_backend::onesweep {
 template <unsigned KeyBytes, bool Pairs>
 struct policy {
   static constexpr unsigned digit_bits = 8, digits = 1u << digit_bits;
-  static constexpr unsigned threads = KeyBytes == 4 ? 512 : 384;  // >= digits: one digit per thread in the look-back
-  static constexpr unsigned items = KeyBytes == 4 ? (Pairs ? 12 : 16) : 12;
+  static constexpr unsigned threads = KeyBytes == 4 && Pairs ? 384 : 512;  // >= digits: one digit per thread in the look-back
+  static constexpr unsigned items = KeyBytes == 4 ? (Pairs ? 16 : 20) : 10;
   static constexpr unsigned tile = threads * items;
   static constexpr unsigned min_blocks = 2;  // __launch_bounds__ residency per SM (caps the registers)
   static constexpr unsigned lookback_window = 4;  // predecessors each digit's look-back reads at once
@@ -145,7 +145,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   constexpr bool has_values = !std::is_same_v<V, std::nullptr_t>;
   using digit_scan = cub::BlockScan<unsigned, T>;
   __shared__ unsigned warp_counts[W][D];  // per warp and digit: its keys, then (after the scan) its first slot
-  __shared__ u64 offset_of[D];            // output position of the tile's slot 0 for each digit
+  __shared__ K* keys_to[D];               // per digit: where the tile's slot 0 would go (the run starts at its first slot)
+  __shared__ std::conditional_t<has_values, V*, char> values_to[D];
   __shared__ unsigned char digit_at[tile_size];
   __shared__ typename digit_scan::TempStorage scan_storage;
   __shared__ unsigned tile_slot;
@@ -242,7 +243,9 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
       before = lookback::digit_exclusive_prefix<P::lookback_window, P::lookback_sleep_ns>(state, tile, tid);
       state.publish(tile, tid, lookback::prefix, before + total);
     }
-    offset_of[tid] = base[tid] + before - local_start;
+    const u64 offset = base[tid] + before - local_start;  // slot s of digit tid goes to offset + s
+    keys_to[tid] = keys_out + offset;
+    if constexpr (has_values) values_to[tid] = values_out + offset;
     if (next_base != nullptr && tile_first + tile_size >= count)  // the next portion's, less this tile's padding
       next_base[tid] = base[tid] + before + total - (tid == digit_of.mask ? tile_size - tile_n : 0);
   }
@@ -252,7 +255,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
   for (unsigned k = 0; k < I; ++k) {
     const unsigned i = k * T + tid;
-    if (tile_n == tile_size || i < tile_n) keys_out[offset_of[digit_at[i]] + i] = R::from_bits(staged_keys[i], descending);
+    if (tile_n == tile_size || i < tile_n) keys_to[digit_at[i]][i] = R::from_bits(staged_keys[i], descending);
   }
   if constexpr (has_values) {
     __syncthreads();  // the staging buffer now takes the values
@@ -264,7 +267,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 #pragma unroll
     for (unsigned k = 0; k < I; ++k) {
       const unsigned i = k * T + tid;
-      if (tile_n == tile_size || i < tile_n) values_out[offset_of[digit_at[i]] + i] = staged_values[i];
+      if (tile_n == tile_size || i < tile_n) values_to[digit_at[i]][i] = staged_values[i];
     }
   }
 }
@@ -272,7 +275,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
 // The pass kernel's static shared memory (its __shared__ arrays above), to know when it must opt in.
 template <class K, class P>
 constexpr std::size_t pass_static_shared() {
-  return (P::threads / 32) * P::digits * 4 + P::digits * 8 + P::tile + sizeof(typename cub::BlockScan<unsigned, P::threads>::TempStorage) + 16;
+  return (P::threads / 32) * P::digits * 4 + P::digits * 16 + P::tile + sizeof(typename cub::BlockScan<unsigned, P::threads>::TempStorage) + 16;
 }
 
 // ---- The driver. Keys alone: V = std::nullptr_t.
