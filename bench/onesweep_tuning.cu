@@ -118,25 +118,19 @@ int main(int argc, char** argv) {
   }
   {
     study<unsigned, false> s(u64{1} << big);
-    s.run<tune<4, 512, 16, 2, true, 64, 4>>("512x16 b2");
-    s.run<tune<4, 384, 20, 2, true, 64, 4>>("384x20 b2");
-    s.run<tune<4, 256, 20, 3, true, 64, 4>>("256x20 b3");
     s.run<tune<4, 512, 20, 2, true, 64, 4>>("512x20 b2");
+    s.run<tune<4, 512, 20, 1, true, 64, 4>>("512x20 b1");
+    s.run<tune<4, 512, 20, 2, true, 0, 4>>("512x20 b2 spin");
+    s.run<tune<4, 512, 20, 2, true, 64, 2>>("512x20 b2 w2");
+    s.run<tune<4, 512, 24, 2, true, 64, 4>>("512x24 b2");
   }
   {
     study<unsigned, true> s(u64{1} << big);
-    s.run<tune<4, 512, 12, 2, true, 64, 4>>("512x12 b2");
     s.run<tune<4, 384, 16, 2, true, 64, 4>>("384x16 b2");
   }
-  {
-    study<unsigned long long, false> s(u64{1} << (big - 1));
-    s.run<tune<8, 384, 12, 2, true, 64, 4>>("384x12 b2");
-    s.run<tune<8, 512, 10, 2, true, 64, 4>>("512x10 b2");
-  }
-  for (int k : {20, 24}) {
+  for (int k : {24}) {
     study<unsigned, false> s(u64{1} << k);
-    s.run<tune<4, 512, 16, 2, true, 64, 4>>("512x16 b2");
-    s.run<tune<4, 256, 20, 3, true, 64, 4>>("256x20 b3");
+    s.run<tune<4, 512, 20, 2, true, 64, 4>>("512x20 b2");
   }
   return 0;
 }
