@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what sluice needs to build and test on a fresh Debian machine, if it is missing:
-# CMake, a C++20 compiler, GoogleTest. The CUDA backend is built when nvcc is found (it is optional).
+# CMake, a C++20 compiler, GoogleTest, clang (for libFuzzer). The CUDA backend is built when nvcc is found (it is optional).
 set -euo pipefail
 missing=()
 command -v cmake >/dev/null || missing+=(cmake)
 command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+command -v clang++ >/dev/null || missing+=(clang)  # the libFuzzer target (scripts/fuzz.sh)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q "${missing[@]}"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds sluice and runs every test: the verification matrix on every device present (CUDA tests skip with
-# a printed reason where there is no GPU), the API contract tests, the CLI tests and the installed-package example.
+# a printed reason where there is no GPU), the API contract tests, the CLI tests and the installed-package example;
+# then the CPU side under ASan+UBSan and the libFuzzer target for SLUICE_FUZZ_SECONDS (default 60; 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 scripts/setup.sh
 . scripts/env.sh
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
@@ -20,6 +22,8 @@ if [ "${SLUICE_SANITIZERS:-1}" = 1 ]; then
   (cd "$BUILD_DIR-asan" && SLUICE_TEST_QUICK=1 ctest -j"$JOBS" --output-on-failure -E installed_package)
   cd "$BUILD_DIR"
 fi
+# The libFuzzer target, for a bounded time (clang; issue 9).
+[ "${SLUICE_FUZZ_SECONDS:-60}" = 0 ] || (cd "$root" && scripts/fuzz.sh "${SLUICE_FUZZ_SECONDS:-60}")
 # ctest lists skipped tests without their reason: show the reasons the tests printed.
 reasons=$(grep -h -A1 "Skipped$" Testing/Temporary/LastTest.log 2>/dev/null | grep -v -e "Skipped$" -e "^--" | sort | uniq -c || true)
 [ -z "$reasons" ] || printf 'skipped tests, with the reason each gave:\n%s\n' "$reasons"

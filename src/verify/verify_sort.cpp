@@ -13,7 +13,7 @@ void key_cases(context& c) {
   std::uint64_t seed = 5000;
   const key_pattern patterns[] = {key_pattern::random, key_pattern::sorted, key_pattern::reverse, key_pattern::all_equal,
                                   key_pattern::few_distinct, key_pattern::specials};
-  const bit_range ranges[] = {{0, -1}, {3, width - 5}, {width - 8, width}, {5, 5}};
+  const bit_range ranges[] = {{0, -1}, {3, width - 5}, {width - 8, width}, {5, 5}, {width, width}};
   for (auto p : patterns) {
     const bool dense = p == key_pattern::random && std::is_same_v<K, std::uint32_t>;
     int turn = static_cast<int>(p);
@@ -24,7 +24,7 @@ void key_cases(context& c) {
       for (int v = 0; v < 4; ++v) {
         if (!dense && v != turn % 4) continue;
         const bool desc = v & 1, pairs = v >= 2;
-        const bit_range bits = v == 3 ? ranges[(n + seed) % 4] : ranges[0];
+        const bit_range bits = v == 3 ? ranges[(n + seed) % 5] : ranges[0];
         const std::string name = std::string(type_name<K>()) + " n=" + std::to_string(n) + " " + to_string(p) +
                                  (desc ? " descending" : " ascending") + (pairs ? " pairs" : " keys") + " bits [" +
                                  std::to_string(bits.begin) + "," + std::to_string(bits.end) + ")";

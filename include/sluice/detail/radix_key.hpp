@@ -35,6 +35,7 @@ struct radix_key {
   }
   // The digit window [begin, end) of the image, shifted down.
   SLUICE_HD static bits_t window(bits_t b, int begin, int end) {
+    if (begin >= width || end <= begin) return 0;  // an empty window (a shift by the width would be undefined)
     const int w = end - begin;
     bits_t v = b >> begin;
     return w >= width ? v : (v & ((bits_t(1) << w) - 1));

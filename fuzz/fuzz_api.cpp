@@ -1,0 +1,160 @@
+// libFuzzer target (issue 9): the CPU API with fuzzer-chosen primitive, element type, size, valid ratio,
+// flag pattern and output capacity, compared with the serial reference. A result that differs, an error
+// where none is due, or no error where one is due (an output too small for what is selected) aborts.
+// Build and run: scripts/fuzz.sh (clang -fsanitize=fuzzer,address,undefined).
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "reference/reference.hpp"
+#include "sluice/sluice.hpp"
+
+namespace {
+
+using namespace sluice;
+
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "fuzz_api: %s\n", what);
+  std::abort();
+}
+
+template <class T>
+bool same(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+template <class T>
+bool same(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+template <class T>
+T value(FuzzedDataProvider& p) {
+  T x{};
+  const auto bytes = p.ConsumeBytes<unsigned char>(sizeof(T));
+  if (!bytes.empty()) std::memcpy(&x, bytes.data(), bytes.size());
+  return x;
+}
+
+// Flags: random at a fuzzed ratio, or the fuzzer's own bytes (any byte value: non-zero keeps).
+std::vector<std::uint8_t> flags_of(FuzzedDataProvider& p, std::size_t n) {
+  std::vector<std::uint8_t> f(n);
+  if (p.ConsumeBool()) {
+    const unsigned percent = p.ConsumeIntegralInRange<unsigned>(0, 100);
+    std::uint32_t s = p.ConsumeIntegral<std::uint32_t>() | 1u;
+    for (auto& x : f) {
+      s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+      x = (s % 100) < percent ? static_cast<std::uint8_t>(1 + s % 255) : 0;
+    }
+  } else {
+    for (auto& x : f) x = p.ConsumeIntegral<std::uint8_t>();
+  }
+  return f;
+}
+
+template <class T>
+void data_case(FuzzedDataProvider& p, int what) {
+  const options cpu{device::cpu};
+  const std::size_t n = p.ConsumeIntegralInRange<std::size_t>(0, 3000);
+  std::vector<T> in(n);
+  const bool few = p.ConsumeBool();  // few distinct values: long runs
+  for (auto& x : in) x = few ? static_cast<T>(p.ConsumeIntegralInRange<int>(0, 3)) : value<T>(p);
+  switch (what) {
+    case 0: {  // reduce
+      const T got = sluice::reduce(in, T{}, sum{}, cpu);
+      if (!same(got, reference::reduce(in, T{}, sum{}))) fail("reduce differs from the reference");
+      break;
+    }
+    case 1: {  // inclusive and exclusive scan
+      std::vector<T> out(n);
+      sluice::inclusive_scan(in, out, sum{}, cpu);
+      if (!same(out, reference::inclusive_scan(in, sum{}))) fail("inclusive_scan differs from the reference");
+      const T init = value<T>(p);
+      sluice::exclusive_scan(in, out, init, sum{}, cpu);
+      if (!same(out, reference::exclusive_scan(in, init, sum{}))) fail("exclusive_scan differs from the reference");
+      break;
+    }
+    default: {  // compact, compact_unordered, partition_flagged, with an output of fuzzed capacity
+      const auto f = flags_of(p, n);
+      std::vector<bool> keep(n);
+      for (std::size_t i = 0; i < n; ++i) keep[i] = f[i] != 0;
+      const auto want = what == 4 ? reference::partition(in, keep) : reference::compact(in, keep);
+      const std::size_t need = what == 4 ? n : want.size();
+      const std::size_t capacity = p.ConsumeBool() ? need : p.ConsumeIntegralInRange<std::size_t>(0, n + 8);
+      std::vector<T> out(capacity);
+      std::uint64_t count = 0;
+      try {
+        if (what == 2) count = sluice::compact(in, f, out, cpu);
+        if (what == 3) count = sluice::compact_unordered(in, f, out, cpu);
+        if (what == 4) count = sluice::partition_flagged(in, f, out, cpu);
+      } catch (const sluice::error& e) {
+        if (capacity >= need || e.code() != errc::invalid_argument) fail(e.what());
+        return;  // the output was too small, and said so
+      }
+      if (capacity < need) fail("an output too small for what was selected was accepted");
+      const std::size_t kept = static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true));
+      if (count != kept) fail("count differs from the reference");
+      out.resize(need);
+      if (what == 3) {  // the same elements, in any order
+        auto a = out, b = want;
+        std::sort(a.begin(), a.end(), [](const T& x, const T& y) { return std::memcmp(&x, &y, sizeof(T)) < 0; });
+        std::sort(b.begin(), b.end(), [](const T& x, const T& y) { return std::memcmp(&x, &y, sizeof(T)) < 0; });
+        if (!same(a, b)) fail("compact_unordered kept other elements than the reference");
+      } else if (!same(out, want)) {
+        fail(what == 4 ? "partition_flagged differs from the reference" : "compact differs from the reference");
+      }
+    }
+  }
+}
+
+template <class K>
+void sort_case(FuzzedDataProvider& p) {
+  constexpr int width = sizeof(K) * 8;
+  const std::size_t n = p.ConsumeIntegralInRange<std::size_t>(0, 3000);
+  std::vector<K> keys(n);
+  const bool few = p.ConsumeBool();
+  for (auto& k : keys) k = few ? static_cast<K>(p.ConsumeIntegralInRange<int>(-2, 2)) : value<K>(p);
+  const bool desc = p.ConsumeBool(), pairs = p.ConsumeBool();
+  const int begin = p.ConsumeIntegralInRange<int>(0, width), end = p.ConsumeIntegralInRange<int>(begin, width);
+  const auto perm = reference::sort_permutation(keys, desc, begin, end);
+  std::vector<std::uint32_t> index(n);
+  for (std::size_t i = 0; i < n; ++i) index[i] = static_cast<std::uint32_t>(i);
+  auto got = keys;
+  const options cpu{device::cpu};
+  const auto ord = desc ? order::descending : order::ascending;
+  if (pairs) sluice::radix_sort(got, index, ord, {begin, end}, cpu);
+  else sluice::radix_sort(got, ord, {begin, end}, cpu);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!same(got[i], keys[perm[i]])) fail("radix_sort put a key where the stable reference does not");
+    if (pairs && index[i] != perm[i]) fail("radix_sort moved a value away from its key (unstable)");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  FuzzedDataProvider p(data, size);
+  const int prim = p.ConsumeIntegralInRange<int>(0, 5);
+  const int type = p.ConsumeIntegralInRange<int>(0, 3);
+  if (prim == 5) {
+    switch (p.ConsumeIntegralInRange<int>(0, 5)) {
+      case 0: sort_case<std::uint32_t>(p); break;
+      case 1: sort_case<std::int32_t>(p); break;
+      case 2: sort_case<float>(p); break;
+      case 3: sort_case<std::uint64_t>(p); break;
+      case 4: sort_case<std::int64_t>(p); break;
+      default: sort_case<double>(p); break;
+    }
+    return 0;
+  }
+  switch (type) {  // integer sums wrap the same way in both; float sums fold in the same order in both
+    case 0: data_case<std::uint8_t>(p, prim); break;
+    case 1: data_case<std::uint32_t>(p, prim); break;
+    case 2: data_case<std::int64_t>(p, prim); break;
+    default: data_case<float>(p, prim); break;
+  }
+  return 0;
+}
