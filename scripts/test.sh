@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds sluice and runs every test: the verification matrix on every device present (CUDA tests skip with
 # a printed reason where there is no GPU), the API contract tests, the CLI tests and the installed-package example;
-# then the CPU side under ASan+UBSan and the libFuzzer target for SLUICE_FUZZ_SECONDS (default 60; 0 skips it).
+# then the CPU side under ASan+UBSan and the libFuzzer targets for SLUICE_FUZZ_SECONDS each (default 60; 0 skips them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,7 +22,7 @@ if [ "${SLUICE_SANITIZERS:-1}" = 1 ]; then
   (cd "$BUILD_DIR-asan" && SLUICE_TEST_QUICK=1 ctest -j"$JOBS" --output-on-failure -E installed_package)
   cd "$BUILD_DIR"
 fi
-# The libFuzzer target, for a bounded time (clang; issue 9).
+# The libFuzzer targets, for a bounded time (clang; issue 9).
 [ "${SLUICE_FUZZ_SECONDS:-60}" = 0 ] || (cd "$root" && scripts/fuzz.sh "${SLUICE_FUZZ_SECONDS:-60}")
 # ctest lists skipped tests without their reason: show the reasons the tests printed.
 reasons=$(grep -h -A1 "Skipped$" Testing/Temporary/LastTest.log 2>/dev/null | grep -v -e "Skipped$" -e "^--" | sort | uniq -c || true)

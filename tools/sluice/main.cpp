@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "cli.hpp"
 #include "sluice/sluice.hpp"
 #include "verify/verify.hpp"
 
@@ -18,87 +19,9 @@ namespace {
 
 using namespace sluice;
 
-const char* const usage_main =
-    "usage: sluice <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  list     one line per algorithm: <primitive> <name> <devices> <stable|unordered>\n"
-    "  verify   run algorithms against the serial reference; ends with 'N passed, M failed'\n"
-    "  bench    time algorithms beside a copy of the same bytes and write CSV\n"
-    "\n"
-    "'sluice <command> --help' describes each command.\n";
+using tool::arg_error;
 
-const char* const usage_verify =
-    "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick] [--max-size N] [--jobs N]\n"
-    "  --device   where to run (default: cpu)\n"
-    "  --algo     an algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all);\n"
-    "             repeat it for several\n"
-    "  --quick    sizes up to 2^16 instead of 2^22\n"
-    "  --max-size skip cases with more than N elements (e.g. under compute-sanitizer)\n"
-    "  --jobs     algorithms verified at once, each on its own host thread (default: the host's cores)\n"
-    "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
-
-const char* const usage_bench =
-    "usage: sluice bench [--device cpu|cuda] [--suite quick|production|sort|compaction|scan-reduce] [--out DIR]\n"
-    "                    [--algo NAME] [--primitive NAME] [--n N]\n"
-    "  --device   default: cuda when a GPU is present, else cpu\n"
-    "  --suite    quick (default: verify, then time at one size), production (the defaults beside CUB or std and the copy, 2^10 .. 2^30),\n"
-    "             sort (radix sort of u32, f32 and u64 keys and of pairs beside CUB, 2^20 .. 2^28, Billeter Table 5 at 4M),\n"
-    "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
-    "  --out      folder for the CSV (default: ./sluice-results)\n"
-    "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
-    "             repeat it for several (production: exactly these, in place of the default and CUB)\n"
-    "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
-    "             compact_unordered, partition, partition_if, radix_sort, radix_sort_pairs\n"
-    "  --n        quick, production and sort: time at this one size (e.g. 268435456 or 2^28)\n";
-
-const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
-
-struct arg_error {
-  std::string message;
-};
-
-// Flags of the form --name value; returns false when args are exhausted.
-struct args {
-  std::vector<std::string> v;
-  std::size_t i = 0;
-  bool more() const { return i < v.size(); }
-  std::string next() { return v[i++]; }
-  std::string value(const std::string& flag) {
-    if (!more()) throw arg_error{flag + " needs a value"};
-    return next();
-  }
-};
-
-device parse_device(const std::string& s) {
-  if (s == "cpu") return device::cpu;
-  if (s == "cuda") return device::cuda;
-  throw arg_error{"unknown device '" + s + "' (valid: cpu, cuda)"};
-}
-
-std::uint64_t parse_size(const std::string& flag, const std::string& v) {
-  if (v.size() > 2 && v.compare(0, 2, "2^") == 0) {  // a power of two: 2^28
-    const std::uint64_t e = parse_size(flag, v.substr(2));
-    if (e > 62) throw arg_error{flag + ": 2^" + v.substr(2) + " is too large"};
-    return std::uint64_t{1} << e;
-  }
-  std::size_t used = 0;
-  unsigned long long x = 0;
-  try {
-    x = std::stoull(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size() || v[0] == '-') throw arg_error{flag + " needs a non-negative integer, not '" + v + "'"};
-  return x;
-}
-
-int cmd_list(args& a) {
-  while (a.more()) {
-    const auto f = a.next();
-    if (f == "--help" || f == "-h") return std::printf("%s", usage_list), 0;
-    throw arg_error{"unknown option '" + f + "' for list (valid: --help)"};
-  }
+int cmd_list() {
   for (const auto& al : algorithms()) {
     std::string devs = al.on_cpu ? "cpu" : "";
     if (al.on_cuda) devs += devs.empty() ? "cuda" : ",cuda";
@@ -108,25 +31,11 @@ int cmd_list(args& a) {
   return 0;
 }
 
-int cmd_verify(args& a) {
-  device d = device::cpu;
-  std::vector<std::string> algos;  // --algo, repeatable; none: all
-  bool quick = false;
-  std::uint64_t max_size = ~std::uint64_t{0};
-  std::uint64_t jobs = std::max(1u, std::thread::hardware_concurrency());
-  while (a.more()) {
-    const auto f = a.next();
-    if (f == "--help" || f == "-h") return std::printf("%s", usage_verify), 0;
-    if (f == "--device") d = parse_device(a.value(f));
-    else if (f == "--algo") algos.push_back(a.value(f));
-    else if (f == "--quick") quick = true;
-    else if (f == "--max-size") max_size = parse_size(f, a.value(f));
-    else if (f == "--jobs") {
-      jobs = parse_size(f, a.value(f));
-      if (jobs == 0) throw arg_error{"--jobs must be at least 1"};
-    } else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --jobs, --help)"};
-  }
-  if (algos.empty()) algos.push_back("all");
+int cmd_verify(const tool::verify_args& v) {
+  const device d = v.dev;
+  const auto& algos = v.algos;
+  const bool quick = v.quick;
+  const std::uint64_t max_size = v.max_size, jobs = v.jobs;
   // Each chosen variant with the spec it runs under (its name, or the --algo value with parameters).
   std::vector<std::pair<const algorithm_info*, std::string>> chosen;
   std::string valid;
@@ -200,27 +109,7 @@ int cmd_verify(args& a) {
   return total.failed == 0 ? 0 : 1;
 }
 
-int cmd_bench(args& a) {
-  tool::bench_args b{device_available(device::cuda) ? device::cuda : device::cpu, "quick", "sluice-results"};
-  bool device_given = false;
-  while (a.more()) {
-    const auto f = a.next();
-    if (f == "--help" || f == "-h") return std::printf("%s", usage_bench), 0;
-    if (f == "--device") b.dev = parse_device(a.value(f)), device_given = true;
-    else if (f == "--suite") b.suite = a.value(f);
-    else if (f == "--out") b.out_dir = a.value(f);
-    else if (f == "--algo") b.only_algos.push_back(a.value(f));
-    else if (f == "--primitive") b.only_primitive = a.value(f);
-    else if (f == "--n") {
-      b.n = parse_size(f, a.value(f));
-      if (b.n == 0) throw arg_error{"--n must be at least 1"};
-    } else throw arg_error{"unknown option '" + f + "' for bench (valid: --device, --suite, --out, --algo, --primitive, --n, --help)"};
-  }
-  bool known = false;
-  for (const char* s : tool::bench_suites) known = known || b.suite == s;
-  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, compaction, scan-reduce)"};
-  if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce"))
-    throw arg_error{"suite '" + b.suite + "' times the papers' GPU variants: use --device cuda"};
+int cmd_bench(const tool::bench_args& b, bool device_given) {
   if (!device_available(b.dev)) {
     std::fprintf(stderr, "sluice bench: the %s device is not available\n", std::string(to_string(b.dev)).c_str());
     return 2;
@@ -233,18 +122,18 @@ int cmd_bench(args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  args a{std::vector<std::string>(argv + 1, argv + argc)};
   try {
-    if (!a.more()) {
-      std::fprintf(stderr, "%s", usage_main);
-      return 2;
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    const bool bench = !words.empty() && words[0] == "bench";  // only bench asks for the GPU (its default device)
+    const auto c = tool::parse_command_line(words, bench && device_available(device::cuda), std::max(1u, std::thread::hardware_concurrency()));
+    switch (c.what) {
+      case tool::command_line::none: std::fprintf(stderr, "%s", tool::usage_main); return 2;
+      case tool::command_line::help: std::printf("%s", c.help_text); return 0;
+      case tool::command_line::list: return cmd_list();
+      case tool::command_line::verify: return cmd_verify(c.verify_opts);
+      case tool::command_line::bench: return cmd_bench(c.bench_opts, c.bench_device_given);
     }
-    const auto cmd = a.next();
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") return std::printf("%s", usage_main), 0;
-    if (cmd == "list") return cmd_list(a);
-    if (cmd == "verify") return cmd_verify(a);
-    if (cmd == "bench") return cmd_bench(a);
-    throw arg_error{"unknown command '" + cmd + "' (valid: list, verify, bench)"};
+    return 2;
   } catch (const arg_error& e) {
     std::fprintf(stderr, "sluice: %s\n", e.message.c_str());
     return 2;

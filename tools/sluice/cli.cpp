@@ -1,0 +1,162 @@
+// The command line of `sluice`, parsed (cli.hpp).
+#include "cli.hpp"
+
+#include <string>
+
+namespace sluice::tool {
+
+const char* const usage_main =
+    "usage: sluice <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  list     one line per algorithm: <primitive> <name> <devices> <stable|unordered>\n"
+    "  verify   run algorithms against the serial reference; ends with 'N passed, M failed'\n"
+    "  bench    time algorithms beside a copy of the same bytes and write CSV\n"
+    "\n"
+    "'sluice <command> --help' describes each command.\n";
+
+const char* const usage_verify =
+    "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick] [--max-size N] [--jobs N]\n"
+    "  --device   where to run (default: cpu)\n"
+    "  --algo     an algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all);\n"
+    "             repeat it for several\n"
+    "  --quick    sizes up to 2^16 instead of 2^22\n"
+    "  --max-size skip cases with more than N elements (e.g. under compute-sanitizer)\n"
+    "  --jobs     algorithms verified at once, each on its own host thread (default: the host's cores)\n"
+    "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
+
+const char* const usage_bench =
+    "usage: sluice bench [--device cpu|cuda] [--suite quick|production|sort|compaction|scan-reduce] [--out DIR]\n"
+    "                    [--algo NAME] [--primitive NAME] [--n N]\n"
+    "  --device   default: cuda when a GPU is present, else cpu\n"
+    "  --suite    quick (default: verify, then time at one size), production (the defaults beside CUB or std and the copy, 2^10 .. 2^30),\n"
+    "             sort (radix sort of u32, f32 and u64 keys and of pairs beside CUB, 2^20 .. 2^28, Billeter Table 5 at 4M),\n"
+    "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
+    "  --out      folder for the CSV (default: ./sluice-results)\n"
+    "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
+    "             repeat it for several (production: exactly these, in place of the default and CUB)\n"
+    "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
+    "             compact_unordered, partition, partition_if, radix_sort, radix_sort_pairs\n"
+    "  --n        quick, production and sort: time at this one size (e.g. 268435456 or 2^28)\n";
+
+const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
+
+namespace {
+
+// Flags of the form --name value; returns false when args are exhausted.
+struct args {
+  std::vector<std::string> v;
+  std::size_t i = 0;
+  bool more() const { return i < v.size(); }
+  std::string next() { return v[i++]; }
+  std::string value(const std::string& flag) {
+    if (!more()) throw arg_error{flag + " needs a value"};
+    return next();
+  }
+};
+
+device parse_device(const std::string& s) {
+  if (s == "cpu") return device::cpu;
+  if (s == "cuda") return device::cuda;
+  throw arg_error{"unknown device '" + s + "' (valid: cpu, cuda)"};
+}
+
+std::uint64_t parse_size(const std::string& flag, const std::string& v) {
+  if (v.size() > 2 && v.compare(0, 2, "2^") == 0) {  // a power of two: 2^28
+    const std::uint64_t e = parse_size(flag, v.substr(2));
+    if (e > 62) throw arg_error{flag + ": 2^" + v.substr(2) + " is too large"};
+    return std::uint64_t{1} << e;
+  }
+  std::size_t used = 0;
+  unsigned long long x = 0;
+  try {
+    x = std::stoull(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size() || v[0] == '-') throw arg_error{flag + " needs a non-negative integer, not '" + v + "'"};
+  return x;
+}
+
+verify_args parse_verify(args& a, std::uint64_t cores, const char*& help) {
+  verify_args v;
+  v.jobs = cores ? cores : 1;
+  while (a.more()) {
+    const auto f = a.next();
+    if (f == "--help" || f == "-h") {
+      help = usage_verify;
+      return v;
+    }
+    if (f == "--device") v.dev = parse_device(a.value(f));
+    else if (f == "--algo") v.algos.push_back(a.value(f));
+    else if (f == "--quick") v.quick = true;
+    else if (f == "--max-size") v.max_size = parse_size(f, a.value(f));
+    else if (f == "--jobs") {
+      v.jobs = parse_size(f, a.value(f));
+      if (v.jobs == 0) throw arg_error{"--jobs must be at least 1"};
+    } else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --jobs, --help)"};
+  }
+  if (v.algos.empty()) v.algos.push_back("all");
+  return v;
+}
+
+bench_args parse_bench(args& a, bool cuda_present, bool& device_given, const char*& help) {
+  bench_args b{cuda_present ? device::cuda : device::cpu, "quick", "sluice-results"};
+  while (a.more()) {
+    const auto f = a.next();
+    if (f == "--help" || f == "-h") {
+      help = usage_bench;
+      return b;
+    }
+    if (f == "--device") b.dev = parse_device(a.value(f)), device_given = true;
+    else if (f == "--suite") b.suite = a.value(f);
+    else if (f == "--out") b.out_dir = a.value(f);
+    else if (f == "--algo") b.only_algos.push_back(a.value(f));
+    else if (f == "--primitive") b.only_primitive = a.value(f);
+    else if (f == "--n") {
+      b.n = parse_size(f, a.value(f));
+      if (b.n == 0) throw arg_error{"--n must be at least 1"};
+    } else throw arg_error{"unknown option '" + f + "' for bench (valid: --device, --suite, --out, --algo, --primitive, --n, --help)"};
+  }
+  bool known = false;
+  for (const char* s : bench_suites) known = known || b.suite == s;
+  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, compaction, scan-reduce)"};
+  if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce"))
+    throw arg_error{"suite '" + b.suite + "' times the papers' GPU variants: use --device cuda"};
+  return b;
+}
+
+}  // namespace
+
+command_line parse_command_line(const std::vector<std::string>& argv, bool cuda_present, std::uint64_t cores) {
+  args a{argv};
+  command_line c;
+  if (!a.more()) return c;
+  const auto cmd = a.next();
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    c.what = command_line::help, c.help_text = usage_main;
+    return c;
+  }
+  if (cmd == "list") {
+    while (a.more()) {
+      const auto f = a.next();
+      if (f == "--help" || f == "-h") {
+        c.what = command_line::help, c.help_text = usage_list;
+        return c;
+      }
+      throw arg_error{"unknown option '" + f + "' for list (valid: --help)"};
+    }
+    c.what = command_line::list;
+    return c;
+  }
+  if (cmd == "verify" || cmd == "bench") {
+    const char* help = nullptr;
+    if (cmd == "verify") c.verify_opts = parse_verify(a, cores, help), c.what = command_line::verify;
+    else c.bench_opts = parse_bench(a, cuda_present, c.bench_device_given, help), c.what = command_line::bench;
+    if (help) c.what = command_line::help, c.help_text = help;
+    return c;
+  }
+  throw arg_error{"unknown command '" + cmd + "' (valid: list, verify, bench)"};
+}
+
+}  // namespace sluice::tool

@@ -1,0 +1,39 @@
+// The command line of `sluice`: parsing only, apart from running the commands (main.cpp), so that a fuzzer
+// can drive it (fuzz/fuzz_cli.cpp). Every bad argument is an arg_error with a one-line message.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "sluice/options.hpp"
+
+namespace sluice::tool {
+
+struct arg_error {
+  std::string message;
+};
+
+struct verify_args {
+  device dev = device::cpu;
+  std::vector<std::string> algos;  // --algo, repeatable; none: all
+  bool quick = false;
+  std::uint64_t max_size = ~std::uint64_t{0};
+  std::uint64_t jobs = 1;
+};
+
+struct command_line {
+  enum kind { none, help, list, verify, bench } what = none;
+  const char* help_text = nullptr;  // help: what to print
+  verify_args verify_opts;
+  bench_args bench_opts;
+  bool bench_device_given = false;
+};
+
+extern const char* const usage_main;
+
+// The parsed command line (arguments after the program name). `cuda_present` picks bench's default device;
+// `cores` verify's default --jobs.
+command_line parse_command_line(const std::vector<std::string>& argv, bool cuda_present, std::uint64_t cores);
+
+}  // namespace sluice::tool
