@@ -4,7 +4,7 @@
 //   1. Histogram: one read of the keys counts every digit of every pass.
 //   2. Bases: one block turns the counts into the first output position of each digit, per pass.
 //   3. One kernel per digit pass: each tile (a dynamic tile id) ranks its keys by digit in input order
-//      (warp match + per-warp counters), publishes its digit counts, looks back per digit
+//      (one ballot per digit bit + per-warp slot counters), publishes its digit counts first, looks back per digit
 //      (lookback::digit_state) for the counts of the tiles before it, and scatters its keys, then its
 //      values, through shared memory in digit order, so runs of one digit leave as contiguous stores.
 // Keys go to their order-preserving image on load and back on store (detail/radix_key.hpp), so floats,
@@ -23,7 +23,7 @@
 
 namespace sluice::cuda_backend::onesweep {
 
-// The tuning, per key width and whether values travel (measured in docs/performance.md: bench/onesweep_tuning.cu).
+// The tuning, per key width and whether values travel (measured in docs/radix_sort.md: bench/onesweep_tuning.cu).
 template <unsigned KeyBytes, bool Pairs>
 struct policy {
   static constexpr unsigned digit_bits = 8, digits = 1u << digit_bits;
