@@ -416,49 +416,57 @@ void production_suite(std::vector<row>& all, device d) {
   }
 }
 
-// Issue 6: radix sort. u32 keys alone and u32 keys with u32 values at 2^20, 2^24 and 2^28, f32 keys at 2^28,
-// u64 keys at 2^27: the default, CUB and (at Billeter's 4M, Table 5) split-radix, with key + 16-byte value
-// pairs there too. Bytes counted: the keys (and values) read once and written once, as a copy of them moves.
+// Sort rows of `algos` for keys (and values, unless null) of the runner's size: each sort starts from the
+// same input, restored before every repetition (not timed).
+template <class K, class V>
+void sort_rows(runner& r, device d, const std::vector<std::string>& algos, const std::string& type, const std::vector<K>& key_init,
+               const std::vector<V>* value_init) {
+  const std::uint64_t n = r.n();
+  buf<K> src(key_init, d), keys(key_init, d);
+  const double b = static_cast<double>(n) * (sizeof(K) + (value_init ? sizeof(V) : 0));
+  const std::vector<V> none;
+  buf<V> vsrc(value_init ? *value_init : none, d), vals(value_init ? *value_init : none, d);
+  for (const auto& a : algos) {
+    options o{d, a, nullptr};
+    const std::string label = label_of(primitive::radix_sort, d, a);
+    auto reset = [&] {
+      device_copy(d, keys.span().data(), src.span().data(), n * sizeof(K));
+      if (value_init) device_copy(d, vals.span().data(), vsrc.span().data(), n * sizeof(V));
+    };
+    if (value_init)
+      r.measure("radix_sort_pairs", label, type, -1, 2 * b, [&] { sluice::radix_sort(keys.span(), vals.span(), order::ascending, {}, o); }, reset);
+    else
+      r.measure("radix_sort", label, type, -1, 2 * b, [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); }, reset);
+  }
+}
+
+// Issue 6: radix sort. u32 keys alone and u32 keys with u32 values at 2^20, 2^22, 2^24 and 2^28, f32 keys at
+// 2^28, u64 keys at 2^27: the default, CUB and (at Billeter's 4M, Table 5) split-radix, with key + 16-byte
+// value pairs there too. Bytes counted: the keys (and values) read once and written once, as a copy of them
+// moves.
 void sort_suite(std::vector<row>& all, device d) {
+  using u32 = std::uint32_t;
   std::vector<std::uint64_t> sizes = {std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24, std::uint64_t{1} << 28};
   if (args && args->n) sizes = {args->n};
-  std::vector<std::string> algos = production_peers(d);
+  const std::vector<std::string> algos = production_peers(d);
   for (std::uint64_t n : sizes) {
     std::printf("[sort] n = %llu\n", static_cast<unsigned long long>(n));
     std::vector<std::string> here = algos;
     const bool table5 = n == (std::uint64_t{1} << 22);
     if (table5 && d == device::cuda && !(args && !args->only_algos.empty())) here.push_back("split-radix");
     runner r(d, n, n >= (std::uint64_t{1} << 28) ? 10 : 20);
-    auto sort_rows = [&]<class K, class V>(const std::string& type, const std::vector<K>& key_init, const std::vector<V>* value_init) {
-      buf<K> src(key_init, d), keys(key_init, d);
-      const double b = static_cast<double>(n) * (sizeof(K) + (value_init ? sizeof(V) : 0));
-      std::vector<V> none;
-      buf<V> vsrc(value_init ? *value_init : none, d), vals(value_init ? *value_init : none, d);
-      for (const auto& a : here) {
-        options o{d, a, nullptr};
-        const std::string label = label_of(primitive::radix_sort, d, a);
-        auto reset = [&] {
-          device_copy(d, keys.span().data(), src.span().data(), n * sizeof(K));
-          if (value_init) device_copy(d, vals.span().data(), vsrc.span().data(), n * sizeof(V));
-        };
-        if (value_init) r.measure("radix_sort_pairs", label, type, -1, 2 * b, [&] { sluice::radix_sort(keys.span(), vals.span(), order::ascending, {}, o); }, reset);
-        else r.measure("radix_sort", label, type, -1, 2 * b, [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); }, reset);
-      }
-    };
     {
-      buf<std::uint32_t> in(verify::make_values<std::uint32_t>(n, 1), d), out(std::vector<std::uint32_t>(n), d);
+      buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
       yardstick(r, d, in, out, "u32");
-      const auto values = verify::make_values<std::uint32_t>(n, 7);
-      sort_rows.template operator()<std::uint32_t, std::uint32_t>("u32", in.host, nullptr);
-      sort_rows.template operator()<std::uint32_t, std::uint32_t>("u32+u32", in.host, &values);
+      const auto values = verify::make_values<u32>(n, 7);
+      sort_rows<u32, u32>(r, d, here, "u32", in.host, nullptr);
+      sort_rows<u32, u32>(r, d, here, "u32+u32", in.host, &values);
       if (table5) {
         const auto wide = random_elements<detail::storage<16, 4>>(n);
-        sort_rows.template operator()<std::uint32_t, detail::storage<16, 4>>("u32+b128", in.host, &wide);
+        sort_rows<u32, detail::storage<16, 4>>(r, d, here, "u32+b128", in.host, &wide);
       }
-      if (n == (std::uint64_t{1} << 28)) {
-        std::vector<float> f = verify::make_keys<float>(n, verify::key_pattern::random, 11);
-        sort_rows.template operator()<float, std::uint32_t>("f32", f, nullptr);
-      }
+      if (n == (std::uint64_t{1} << 28))
+        sort_rows<float, u32>(r, d, here, "f32", verify::make_keys<float>(n, verify::key_pattern::random, 11), nullptr);
     }
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }
@@ -466,14 +474,18 @@ void sort_suite(std::vector<row>& all, device d) {
   const std::uint64_t n = std::uint64_t{1} << 27;
   std::printf("[sort] 64-bit keys, n = %llu\n", static_cast<unsigned long long>(n));
   runner r(d, n, 10);
-  buf<std::uint64_t> in(random_elements<std::uint64_t>(n), d), out(std::vector<std::uint64_t>(n), d), keys(in.host, d);
+  buf<std::uint64_t> in(random_elements<std::uint64_t>(n), d), out(std::vector<std::uint64_t>(n), d);
   yardstick(r, d, in, out, "u64");
-  for (const auto& a : algos) {
-    options o{d, a, nullptr};
-    r.measure("radix_sort", label_of(primitive::radix_sort, d, a), "u64", -1, 2.0 * n * 8, [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); },
-              [&] { device_copy(d, keys.span().data(), in.span().data(), n * 8); });
-  }
+  sort_rows<std::uint64_t, u32>(r, d, algos, "u64", in.host, nullptr);
   all.insert(all.end(), r.rows().begin(), r.rows().end());
+}
+
+// The peer's row (CUB on the GPU, the standard library on the CPU) of the same case as `a`, or null.
+const row* peer_of(const std::vector<row>& rows, const row& a) {
+  const row* peer = nullptr;
+  for (const auto& p : rows)
+    if ((p.algo == "cub" || p.algo.rfind("std::", 0) == 0) && p.prim == a.prim && p.type == a.type && p.n == a.n && p.ratio == a.ratio) peer = &p;
+  return peer;
 }
 
 // Sort rows in keys per second, beside the peer's.
@@ -481,9 +493,7 @@ void print_sort_rates(const std::vector<row>& rows) {
   std::printf("\n%-17s %-9s %-11s %-14s %9s %12s %10s %8s\n", "primitive", "type", "n", "algorithm", "ms", "G keys/s", "time/peer", "frac");
   for (const auto& a : rows) {
     if (a.prim == "copy") continue;
-    const row* peer = nullptr;
-    for (const auto& p : rows)
-      if ((p.algo == "cub" || p.algo.rfind("std::", 0) == 0) && p.prim == a.prim && p.type == a.type && p.n == a.n) peer = &p;
+    const row* peer = peer_of(rows, a);
     std::printf("%-17s %-9s %-11llu %-14s %9.4f %12.2f %10s %8.3f\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
                 a.algo.c_str(), a.ms, static_cast<double>(a.n) / (a.ms * 1e-3) / 1e9,
                 peer ? std::to_string(a.ms / peer->ms).substr(0, 5).c_str() : "-", a.frac);
@@ -496,9 +506,7 @@ void print_against_peer(const std::vector<row>& rows) {
               "time/peer", "frac", "peer frac");
   for (const auto& a : rows) {
     if (a.algo == "cub" || a.prim == "copy" || a.algo.rfind("std::", 0) == 0) continue;
-    const row* peer = nullptr;
-    for (const auto& p : rows)
-      if ((p.algo == "cub" || p.algo.rfind("std::", 0) == 0) && p.prim == a.prim && p.type == a.type && p.n == a.n && p.ratio == a.ratio) peer = &p;
+    const row* peer = peer_of(rows, a);
     std::printf("%-18s %-5s %-11llu %-5s %-20s %10.4f %10s %8s %8.3f %8s\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
                 a.ratio < 0 ? "-" : std::to_string(a.ratio).substr(0, 4).c_str(), a.algo.c_str(), a.ms,
                 peer ? std::to_string(peer->ms).substr(0, 8).c_str() : "-", peer ? std::to_string(a.ms / peer->ms).substr(0, 5).c_str() : "-",
