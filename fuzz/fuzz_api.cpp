@@ -12,6 +12,7 @@
 
 #include "reference/reference.hpp"
 #include "sluice/sluice.hpp"
+#include "verify/staging.hpp"
 
 namespace {
 
@@ -22,13 +23,10 @@ using namespace sluice;
   std::abort();
 }
 
-template <class T>
-bool same(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
+using verify::same_bits;
 template <class T>
 bool same(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_bits<T>);
 }
 
 template <class T>
@@ -65,7 +63,7 @@ void data_case(FuzzedDataProvider& p, int what) {
   switch (what) {
     case 0: {  // reduce
       const T got = sluice::reduce(in, T{}, sum{}, cpu);
-      if (!same(got, reference::reduce(in, T{}, sum{}))) fail("reduce differs from the reference");
+      if (!same_bits(got, reference::reduce(in, T{}, sum{}))) fail("reduce differs from the reference");
       break;
     }
     case 1: {  // inclusive and exclusive scan
@@ -128,7 +126,7 @@ void sort_case(FuzzedDataProvider& p) {
   if (pairs) sluice::radix_sort(got, index, ord, {begin, end}, cpu);
   else sluice::radix_sort(got, ord, {begin, end}, cpu);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!same(got[i], keys[perm[i]])) fail("radix_sort put a key where the stable reference does not");
+    if (!same_bits(got[i], keys[perm[i]])) fail("radix_sort put a key where the stable reference does not");
     if (pairs && index[i] != perm[i]) fail("radix_sort moved a value away from its key (unstable)");
   }
 }
