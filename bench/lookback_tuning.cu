@@ -6,6 +6,8 @@
 #include <random>
 #include <vector>
 
+#include "event_median.cuh"
+
 #define SLUICE_LOOKBACK_TRACE 1
 #include "sluice/cuda/compact/decoupled_lookback.cuh"
 #include "sluice/cuda/scan/decoupled_lookback.cuh"
@@ -24,21 +26,7 @@ constexpr auto single = select_lookback::phasing::off;
 
 template <class F>
 float median_ms(F f) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a), cudaEventCreate(&b);
-  for (int i = 0; i < 3; ++i) f();
-  std::vector<float> t;
-  for (int i = 0; i < 15; ++i) {
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return event_median_ms(3, 15, [] {}, f);
 }
 
 int main() {

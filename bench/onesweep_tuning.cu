@@ -8,6 +8,8 @@
 #include <random>
 #include <vector>
 
+#include "event_median.cuh"
+
 #include <cub/device/device_radix_sort.cuh>
 
 #include "sluice/cuda/sort/onesweep.cuh"
@@ -24,21 +26,7 @@ struct tune : onesweep::policy<KeyBytes, false> {
 
 template <class Setup, class F>
 float median_ms(Setup setup, F f) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a), cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int i = 0; i < 13; ++i) {
-    setup();
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    if (i >= 3) t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return event_median_ms(3, 10, setup, f);
 }
 
 template <class K, bool Pairs>
