@@ -3,7 +3,7 @@
 // selected than out holds (out then holds the first out.size() of them); the _async forms write the full
 // count to *count (device memory on cuda) and never sync the host, so the caller compares it with out.size().
 #pragma once
-#include "sluice/cpu/serial.hpp"
+#include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 #include "sluice/detail/select.hpp"
 
@@ -18,7 +18,7 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
   check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/opt.device == device::cpu);
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   if (opt.device == device::cpu) {
-    *count = cpu::compact_serial(in, out, sel);
+    *count = cpu::compact(algo, ::sluice::detail::spec_of(algo, opt), in, out, sel, fn);
     return;
   }
   if constexpr (config::has_cuda) {

@@ -1,6 +1,6 @@
 // Stream split (stable partition): kept elements first in input order, then the rejected ones in input order.
 #pragma once
-#include "sluice/cpu/serial.hpp"
+#include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 #include "sluice/detail/select.hpp"
 
@@ -16,7 +16,7 @@ void partition_run(const char* fn, std::span<const T> in, std::span<T> out, Sel 
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   out = out.first(in.size());
   if (opt.device == device::cpu) {
-    *count = cpu::partition_serial(in, out, sel);
+    *count = cpu::partition(algo, ::sluice::detail::spec_of(algo, opt), in, out, sel, fn);
     return;
   }
   if constexpr (config::has_cuda) {

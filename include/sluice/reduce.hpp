@@ -1,6 +1,6 @@
 // reduce: one value from a stream.
 #pragma once
-#include "sluice/cpu/serial.hpp"
+#include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 
 namespace sluice {
@@ -17,7 +17,7 @@ void reduce_run(const char* fn, const In& in, T* result, T init, Op op, const op
   const auto& algo = prepare(fn, primitive::reduce, opt, std::pair{"in", s});
   if (result == nullptr) throw error(errc::invalid_argument, arg_error(fn, "result", "is null"));
   if (opt.device == device::cpu) {
-    *result = cpu::reduce_serial(s, init, op);
+    *result = cpu::reduce(algo, ::sluice::detail::spec_of(algo, opt), s, init, op, fn);
     return;
   }
   if constexpr (config::has_cuda) {

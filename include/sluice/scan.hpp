@@ -1,6 +1,6 @@
 // Prefix sums (scans) under any associative operator. On the GPU they are stream ordered: no host sync.
 #pragma once
-#include "sluice/cpu/serial.hpp"
+#include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 
 namespace sluice {
@@ -14,7 +14,7 @@ void scan(const char* fn, const In& in, Out&& out, bool inclusive, T init, Op op
   const auto& algo = prepare(fn, primitive::scan, opt, std::pair{"in", si}, std::pair{"out", so});
   check_capacity(fn, "out", so.size(), si.size());
   check_overlap(fn, "in", si, "out", so, /*in_place_ok=*/true);
-  if (opt.device == device::cpu) return cpu::scan_serial(si, so.first(si.size()), inclusive, init, op);
+  if (opt.device == device::cpu) return cpu::scan(algo, ::sluice::detail::spec_of(algo, opt), si, so.first(si.size()), inclusive, init, op, fn);
   if constexpr (config::has_cuda) {
     if constexpr (cuda_reduce_v<T, Op>) cuda_backend::scan<T, Op>(::sluice::detail::spec_of(algo, opt), si, so.first(si.size()), inclusive, init, op, opt.stream);
     else no_cuda_kernels(fn, "element type and operator");

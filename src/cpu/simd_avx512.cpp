@@ -1,0 +1,345 @@
+// AVX-512 block kernels (F, BW, VL, DQ, VBMI2): Billeter et al. 2009's compactSIMD by a native vector
+// compress (Sec. 6), compressed in a register and written through a line buffer (Sec. 4.2 buffered output),
+// never by a masked compress-store to memory. Everything here is in an anonymous namespace or is an
+// explicit instantiation: no inline function compiled for AVX-512 can stand in for a portable one.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "simd.hpp"
+#include "simd_common.hpp"
+
+namespace sluice::cpu_simd {
+namespace {
+
+using u8 = std::uint8_t;
+using u64 = std::uint64_t;
+
+// Output in whole aligned 64-byte lines: a line is written when every byte of it is ours (non-temporal
+// when streaming), the partial first and last lines with byte copies. The stage holds the line being filled.
+class line_writer {
+ public:
+  line_writer(void* dst, bool stream) : stream_(stream) {
+    const auto a = reinterpret_cast<std::uintptr_t>(dst);
+    line_ = reinterpret_cast<u8*>(a & ~std::uintptr_t{63});
+    head_ = pos_ = static_cast<unsigned>(a & 63);
+  }
+  void put(__m512i v, unsigned bytes) {
+    _mm512_storeu_si512(stage_ + pos_, v);
+    pos_ += bytes;
+    if (pos_ >= 64) flush();
+  }
+  void finish() {
+    if (pos_ > head_) std::memcpy(line_ + head_, stage_ + head_, pos_ - head_);
+    if (stream_) _mm_sfence();  // non-temporal stores are weakly ordered: visible before the caller's barrier
+  }
+
+ private:
+  void flush() {
+    if (head_ != 0) {
+      std::memcpy(line_ + head_, stage_ + head_, 64 - head_);
+      head_ = 0;
+    } else if (stream_) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(line_), _mm512_load_si512(stage_));
+    } else {
+      _mm512_store_si512(line_, _mm512_load_si512(stage_));
+    }
+    _mm512_store_si512(stage_, _mm512_load_si512(stage_ + 64));
+    line_ += 64;
+    pos_ -= 64;
+  }
+  alignas(64) u8 stage_[128];
+  u8* line_;
+  unsigned head_, pos_;
+  bool stream_;
+};
+
+template <int L>
+using mask_t = std::conditional_t<(L > 32), __mmask64, std::conditional_t<(L > 16), __mmask32, __mmask16>>;
+
+inline u64 low_bits(int r) { return r >= 64 ? ~u64{0} : (u64{1} << r) - 1; }
+inline int popcount(u64 m) { return __builtin_popcountll(m); }
+
+// Elements of S bytes: L per vector.
+template <std::size_t S>
+constexpr int lanes = S == 16 ? 4 : static_cast<int>(64 / S);
+
+inline __m512i load_bytes(const u8* p, int bytes) {
+  return bytes == 64 ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi8(low_bits(bytes), p);
+}
+
+// The flags of r <= L elements as a bit mask.
+template <int L>
+u64 flag_mask(const u8* f, int r) {
+  if constexpr (L == 64) {
+    const __m512i v = load_bytes(f, r);
+    return _mm512_test_epi8_mask(v, v);
+  } else if constexpr (L == 32) {
+    const __m256i v = r == 32 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(f)) : _mm256_maskz_loadu_epi8(static_cast<__mmask32>(low_bits(r)), f);
+    return _mm256_test_epi8_mask(v, v);
+  } else {
+    const __m128i v = r == 16 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(f)) : _mm_maskz_loadu_epi8(static_cast<__mmask16>(low_bits(r)), f);
+    return _mm_test_epi8_mask(v, v);
+  }
+}
+
+template <std::size_t S>
+__m512i compress(u64 m, __m512i x) {
+  if constexpr (S == 1) return _mm512_maskz_compress_epi8(m, x);
+  else if constexpr (S == 2) return _mm512_maskz_compress_epi16(static_cast<__mmask32>(m), x);
+  else if constexpr (S == 4) return _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), x);
+  else if constexpr (S == 8) return _mm512_maskz_compress_epi64(static_cast<__mmask8>(m), x);
+  else {  // 16 bytes: each element is two 64-bit lanes
+    const auto m2 = static_cast<unsigned>(_pdep_u64(m, 0x55) | _pdep_u64(m, 0xAA));
+    return _mm512_maskz_compress_epi64(static_cast<__mmask8>(m2), x);
+  }
+}
+
+// The compaction and the split of one block; mask_of(element index, lanes present, vector) gives the kept lanes.
+template <std::size_t S, class MaskOf>
+void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of) {
+  constexpr int L = lanes<S>;
+  line_writer w(out, stream);
+  u64 i = 0;
+  for (; i + L <= n; i += L) {
+    const __m512i x = _mm512_loadu_si512(in + i * S);
+    const u64 m = mask_of(i, L, x);
+    w.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
+  }
+  if (i < n) {
+    const int r = static_cast<int>(n - i);
+    const __m512i x = load_bytes(in + i * S, static_cast<int>(r * S));
+    const u64 m = mask_of(i, r, x) & low_bits(r);
+    w.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
+  }
+  w.finish();
+}
+
+template <std::size_t S, class MaskOf>
+void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskOf mask_of) {
+  constexpr int L = lanes<S>;
+  line_writer k(kept, stream), j(rejected, stream);
+  for (u64 i = 0; i < n; i += L) {
+    const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
+    const __m512i x = r == L ? _mm512_loadu_si512(in + i * S) : load_bytes(in + i * S, static_cast<int>(r * S));
+    const u64 all = low_bits(r), m = mask_of(i, r, x) & all;
+    k.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
+    j.put(compress<S>(all & ~m, x), static_cast<unsigned>(popcount(all & ~m) * S));
+  }
+  k.finish();
+  j.finish();
+}
+
+// ---- the threshold predicates, lane by lane ----
+template <class T>
+__m512i splat(T v) {
+  if constexpr (sizeof(T) == 1) { char c; std::memcpy(&c, &v, 1); return _mm512_set1_epi8(c); }
+  else if constexpr (sizeof(T) == 4) { int b; std::memcpy(&b, &v, 4); return _mm512_set1_epi32(b); }
+  else { long long b; std::memcpy(&b, &v, 8); return _mm512_set1_epi64(b); }
+}
+
+constexpr int int_imm(compare c) {
+  switch (c) {
+    case compare::less: return _MM_CMPINT_LT;
+    case compare::less_equal: return _MM_CMPINT_LE;
+    case compare::greater: return _MM_CMPINT_NLE;
+    case compare::greater_equal: return _MM_CMPINT_NLT;
+    case compare::equal: return _MM_CMPINT_EQ;
+    case compare::not_equal: return _MM_CMPINT_NE;
+  }
+  return 0;
+}
+template <class T, compare C>
+u64 cmp_mask(__m512i x, __m512i v) {
+  if constexpr (std::is_same_v<T, float>) return _mm512_cmp_ps_mask(_mm512_castsi512_ps(x), _mm512_castsi512_ps(v), float_imm(C));
+  else if constexpr (std::is_same_v<T, double>) return _mm512_cmp_pd_mask(_mm512_castsi512_pd(x), _mm512_castsi512_pd(v), float_imm(C));
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return _mm512_cmp_epu8_mask(x, v, int_imm(C));
+  else if constexpr (std::is_same_v<T, std::int32_t>) return _mm512_cmp_epi32_mask(x, v, int_imm(C));
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return _mm512_cmp_epu32_mask(x, v, int_imm(C));
+  else if constexpr (std::is_same_v<T, std::int64_t>) return _mm512_cmp_epi64_mask(x, v, int_imm(C));
+  else return _mm512_cmp_epu64_mask(x, v, int_imm(C));
+}
+
+// ---- operators, lane by lane: op(a, b) with a on the left ----
+#define SLUICE_PS(x) _mm512_castsi512_ps(x)
+#define SLUICE_PD(x) _mm512_castsi512_pd(x)
+template <class T, class Op>
+__m512i vop(__m512i a, __m512i b) {
+  constexpr bool f32 = std::is_same_v<T, float>, f64 = std::is_same_v<T, double>, w4 = sizeof(T) == 4;
+  constexpr bool sig = std::is_signed_v<T>;
+  if constexpr (std::is_same_v<Op, sum>) {
+    if constexpr (f32) return _mm512_castps_si512(_mm512_add_ps(SLUICE_PS(a), SLUICE_PS(b)));
+    else if constexpr (f64) return _mm512_castpd_si512(_mm512_add_pd(SLUICE_PD(a), SLUICE_PD(b)));
+    else if constexpr (w4) return _mm512_add_epi32(a, b);
+    else return _mm512_add_epi64(a, b);
+  } else if constexpr (std::is_same_v<Op, product>) {
+    if constexpr (f32) return _mm512_castps_si512(_mm512_mul_ps(SLUICE_PS(a), SLUICE_PS(b)));
+    else if constexpr (f64) return _mm512_castpd_si512(_mm512_mul_pd(SLUICE_PD(a), SLUICE_PD(b)));
+    else if constexpr (w4) return _mm512_mullo_epi32(a, b);
+    else return _mm512_mullo_epi64(a, b);
+  } else if constexpr (std::is_same_v<Op, minimum>) {  // b < a ? b : a, which MINPS(b, a) is, NaN included
+    if constexpr (f32) return _mm512_castps_si512(_mm512_min_ps(SLUICE_PS(b), SLUICE_PS(a)));
+    else if constexpr (f64) return _mm512_castpd_si512(_mm512_min_pd(SLUICE_PD(b), SLUICE_PD(a)));
+    else if constexpr (w4) return sig ? _mm512_min_epi32(a, b) : _mm512_min_epu32(a, b);
+    else return sig ? _mm512_min_epi64(a, b) : _mm512_min_epu64(a, b);
+  } else {  // a < b ? b : a, which MAXPS(b, a) is
+    if constexpr (f32) return _mm512_castps_si512(_mm512_max_ps(SLUICE_PS(b), SLUICE_PS(a)));
+    else if constexpr (f64) return _mm512_castpd_si512(_mm512_max_pd(SLUICE_PD(b), SLUICE_PD(a)));
+    else if constexpr (w4) return sig ? _mm512_max_epi32(a, b) : _mm512_max_epu32(a, b);
+    else return sig ? _mm512_max_epi64(a, b) : _mm512_max_epu64(a, b);
+  }
+}
+#undef SLUICE_PS
+#undef SLUICE_PD
+
+// Lanes in m get op(a, b), the others keep b.
+template <class T, class Op>
+__m512i vop_keep(u64 m, __m512i a, __m512i b) {
+  if constexpr (sizeof(T) == 4) return _mm512_mask_mov_epi32(b, static_cast<__mmask16>(m), vop<T, Op>(a, b));
+  else return _mm512_mask_mov_epi64(b, static_cast<__mmask8>(m), vop<T, Op>(a, b));
+}
+
+// Inclusive prefix of the lanes (Hillis-Steele in a register: log2(L) shifted combines).
+template <class T, class Op>
+__m512i lane_scan(__m512i x) {
+  if constexpr (sizeof(T) == 4) {
+    x = vop_keep<T, Op>(0xFFFE, _mm512_alignr_epi32(x, x, 15), x);
+    x = vop_keep<T, Op>(0xFFFC, _mm512_alignr_epi32(x, x, 14), x);
+    x = vop_keep<T, Op>(0xFFF0, _mm512_alignr_epi32(x, x, 12), x);
+    x = vop_keep<T, Op>(0xFF00, _mm512_alignr_epi32(x, x, 8), x);
+  } else {
+    x = vop_keep<T, Op>(0xFE, _mm512_alignr_epi64(x, x, 7), x);
+    x = vop_keep<T, Op>(0xFC, _mm512_alignr_epi64(x, x, 6), x);
+    x = vop_keep<T, Op>(0xF0, _mm512_alignr_epi64(x, x, 4), x);
+  }
+  return x;
+}
+
+template <class T>
+__m512i last_lane(__m512i x) {
+  if constexpr (sizeof(T) == 4) return _mm512_permutexvar_epi32(_mm512_set1_epi32(15), x);
+  else return _mm512_permutexvar_epi64(_mm512_set1_epi64(7), x);
+}
+// (carry, x[0], ..., x[L-2]): the exclusive form.
+template <class T>
+__m512i shift_in(__m512i x, __m512i carry) {
+  if constexpr (sizeof(T) == 4) return _mm512_alignr_epi32(x, carry, 15);
+  else return _mm512_alignr_epi64(x, carry, 7);
+}
+
+}  // namespace
+
+// ---- the kernels ----
+std::uint64_t avx512::count_flags(const std::uint8_t* f, std::uint64_t n) {
+  u64 k = 0, i = 0;
+  for (; i + 64 <= n; i += 64) k += popcount(flag_mask<64>(f + i, 64));
+  if (i < n) k += popcount(flag_mask<64>(f + i, static_cast<int>(n - i)));
+  return k;
+}
+
+template <std::size_t S>
+void avx512::compact_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* out, bool stream) {
+  compress_block<S>(static_cast<const u8*>(in), n, static_cast<u8*>(out), stream,
+                    [f](u64 i, int r, __m512i) { return flag_mask<lanes<S>>(f + i, r); });
+}
+template <std::size_t S>
+void avx512::split_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* kept, void* rejected, bool stream) {
+  split_block<S>(static_cast<const u8*>(in), n, static_cast<u8*>(kept), static_cast<u8*>(rejected), stream,
+                 [f](u64 i, int r, __m512i) { return flag_mask<lanes<S>>(f + i, r); });
+}
+
+template <class T>
+std::uint64_t avx512::count_if(const T* in, std::uint64_t n, threshold<T> p) {
+  return with_compare(p, [&](auto c) {
+    constexpr int L = 64 / sizeof(T);
+    constexpr compare C = decltype(c)::value;
+    const __m512i v = splat(p.value);
+    const auto* b = reinterpret_cast<const u8*>(in);
+    u64 k = 0, i = 0;
+    for (; i + L <= n; i += L) k += popcount(cmp_mask<T, C>(_mm512_loadu_si512(b + i * sizeof(T)), v));
+    if (i < n) {
+      const int r = static_cast<int>(n - i);
+      k += popcount(cmp_mask<T, C>(load_bytes(b + i * sizeof(T), r * static_cast<int>(sizeof(T))), v) & low_bits(r));
+    }
+    return k;
+  });
+}
+template <class T>
+void avx512::compact_if(const T* in, std::uint64_t n, threshold<T> p, T* out, bool stream) {
+  with_compare(p, [&](auto c) {
+    constexpr compare C = decltype(c)::value;
+    const __m512i v = splat(p.value);
+    compress_block<sizeof(T)>(reinterpret_cast<const u8*>(in), n, reinterpret_cast<u8*>(out), stream,
+                              [v](u64, int, __m512i x) { return cmp_mask<T, C>(x, v); });
+  });
+}
+template <class T>
+void avx512::split_if(const T* in, std::uint64_t n, threshold<T> p, T* kept, T* rejected, bool stream) {
+  with_compare(p, [&](auto c) {
+    constexpr compare C = decltype(c)::value;
+    const __m512i v = splat(p.value);
+    split_block<sizeof(T)>(reinterpret_cast<const u8*>(in), n, reinterpret_cast<u8*>(kept), reinterpret_cast<u8*>(rejected),
+                           stream, [v](u64, int, __m512i x) { return cmp_mask<T, C>(x, v); });
+  });
+}
+
+template <class T, class Op>
+void avx512::reduce_lanes(const T* in, std::uint64_t n, T* lanes_out) {
+  constexpr int L = 64 / sizeof(T);
+  const __m512i id = splat(identity<T, Op>());
+  __m512i a0 = id, a1 = id, a2 = id, a3 = id;
+  const auto* b = reinterpret_cast<const u8*>(in);
+  u64 i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    a0 = vop<T, Op>(a0, _mm512_loadu_si512(b + i * sizeof(T)));
+    a1 = vop<T, Op>(a1, _mm512_loadu_si512(b + (i + L) * sizeof(T)));
+    a2 = vop<T, Op>(a2, _mm512_loadu_si512(b + (i + 2 * L) * sizeof(T)));
+    a3 = vop<T, Op>(a3, _mm512_loadu_si512(b + (i + 3 * L) * sizeof(T)));
+  }
+  for (; i + L <= n; i += L) a0 = vop<T, Op>(a0, _mm512_loadu_si512(b + i * sizeof(T)));
+  if (i < n) {
+    const int r = static_cast<int>(n - i);
+    const __m512i x = _mm512_mask_loadu_epi8(id, low_bits(r * static_cast<int>(sizeof(T))), b + i * sizeof(T));
+    a1 = vop<T, Op>(a1, x);
+  }
+  _mm512_storeu_si512(lanes_out, vop<T, Op>(vop<T, Op>(a0, a1), vop<T, Op>(a2, a3)));
+}
+
+template <class T, class Op>
+void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream) {
+  constexpr int L = 64 / sizeof(T);
+  line_writer w(out, stream);
+  const auto* b = reinterpret_cast<const u8*>(in);
+  bool has = carry != nullptr;
+  __m512i c = has ? splat(*carry) : _mm512_setzero_si512();
+  for (u64 i = 0; i < n; i += L) {
+    const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
+    const int bytes = r * static_cast<int>(sizeof(T));
+    __m512i x = lane_scan<T, Op>(load_bytes(b + i * sizeof(T), bytes));
+    if (has) x = vop<T, Op>(c, x);
+    w.put(inclusive ? x : shift_in<T>(x, c), static_cast<unsigned>(bytes));
+    c = last_lane<T>(x);
+    has = true;
+  }
+  w.finish();
+}
+
+// ---- what the library uses ----
+#define SLUICE_AVX512_SIZE(S)                                                                                  \
+  template void avx512::compact_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, bool);         \
+  template void avx512::split_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, void*, bool);
+SLUICE_AVX512_SIZE(1) SLUICE_AVX512_SIZE(2) SLUICE_AVX512_SIZE(4) SLUICE_AVX512_SIZE(8) SLUICE_AVX512_SIZE(16)
+#define SLUICE_AVX512_IF(T)                                                                                    \
+  template std::uint64_t avx512::count_if<T>(const T*, std::uint64_t, threshold<T>);                            \
+  template void avx512::compact_if<T>(const T*, std::uint64_t, threshold<T>, T*, bool);                         \
+  template void avx512::split_if<T>(const T*, std::uint64_t, threshold<T>, T*, T*, bool);
+SLUICE_AVX512_IF(std::uint8_t) SLUICE_AVX512_IF(std::int32_t) SLUICE_AVX512_IF(std::uint32_t)
+SLUICE_AVX512_IF(std::int64_t) SLUICE_AVX512_IF(std::uint64_t) SLUICE_AVX512_IF(float) SLUICE_AVX512_IF(double)
+#define SLUICE_AVX512_OP(T, Op)                                                                                \
+  template void avx512::reduce_lanes<T, Op>(const T*, std::uint64_t, T*);                                       \
+  template void avx512::scan<T, Op>(const T*, T*, std::uint64_t, const T*, bool, bool);
+#define SLUICE_AVX512_OPS(T) SLUICE_AVX512_OP(T, sum) SLUICE_AVX512_OP(T, product) SLUICE_AVX512_OP(T, minimum) SLUICE_AVX512_OP(T, maximum)
+SLUICE_AVX512_OPS(std::int32_t) SLUICE_AVX512_OPS(std::uint32_t) SLUICE_AVX512_OPS(std::int64_t)
+SLUICE_AVX512_OPS(std::uint64_t) SLUICE_AVX512_OPS(float) SLUICE_AVX512_OPS(double)
+
+}  // namespace sluice::cpu_simd
