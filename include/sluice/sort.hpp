@@ -1,6 +1,6 @@
 // Radix sort, in place and stable, of u32, i32, f32, u64, i64 and f64 keys, optionally carrying values.
 #pragma once
-#include "sluice/cpu/lsd_radix_sort.hpp"
+#include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 
 namespace sluice {
@@ -18,13 +18,13 @@ void radix_sort_run(const char* fn, std::span<K> keys, std::span<V> values, orde
   const bool desc = ord == order::descending;
   if constexpr (std::is_same_v<V, std::nullptr_t>) {
     const auto& algo = prepare(fn, primitive::radix_sort, opt, std::pair{"keys", keys});
-    if (opt.device == device::cpu) return cpu::radix_sort_lsd_serial(keys, values, desc, bits.begin, end);
+    if (opt.device == device::cpu) return cpu::radix_sort(algo, ::sluice::detail::spec_of(algo, opt), keys, values, desc, bits.begin, end, fn);
     if constexpr (config::has_cuda) cuda_backend::radix_sort(::sluice::detail::spec_of(algo, opt), keys, values, desc, bits.begin, end, opt.stream);
   } else {
     const auto& algo = prepare(fn, primitive::radix_sort, opt, std::pair{"keys", keys}, std::pair{"values", values});
     check_same_size(fn, "values", values.size(), "keys", keys.size());
     check_overlap(fn, "keys", keys, "values", values, false);
-    if (opt.device == device::cpu) return cpu::radix_sort_lsd_serial(keys, values, desc, bits.begin, end);
+    if (opt.device == device::cpu) return cpu::radix_sort(algo, ::sluice::detail::spec_of(algo, opt), keys, values, desc, bits.begin, end, fn);
     if constexpr (config::has_cuda) {
       require_precompiled_storage<V>(fn);
       if constexpr (precompiled_storage_v<sizeof(V), alignof(V)>)

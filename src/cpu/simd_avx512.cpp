@@ -15,6 +15,11 @@ namespace {
 using u8 = std::uint8_t;
 using u64 = std::uint64_t;
 
+// How far ahead of the loads the software prefetch runs: one core alone cannot keep enough lines in
+// flight from memory with the hardware prefetcher only (measured: a copy loop goes from 36 to 31 ms).
+constexpr int prefetch_bytes = 4096;
+inline void prefetch(const u8* p) { _mm_prefetch(reinterpret_cast<const char*>(p) + prefetch_bytes, _MM_HINT_T0); }
+
 // Output in whole aligned 64-byte lines: a line is written when every byte of it is ours (non-temporal
 // when streaming), the partial first and last lines with byte copies. The stage holds the line being filled.
 class line_writer {
@@ -102,6 +107,7 @@ void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of) {
   line_writer w(out, stream);
   u64 i = 0;
   for (; i + L <= n; i += L) {
+    prefetch(in + i * S);
     const __m512i x = _mm512_loadu_si512(in + i * S);
     const u64 m = mask_of(i, L, x);
     w.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
@@ -121,6 +127,7 @@ void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskO
   line_writer k(kept, stream), j(rejected, stream);
   for (u64 i = 0; i < n; i += L) {
     const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
+    prefetch(in + i * S);
     const __m512i x = r == L ? _mm512_loadu_si512(in + i * S) : load_bytes(in + i * S, static_cast<int>(r * S));
     const u64 all = low_bits(r), m = mask_of(i, r, x) & all;
     k.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
@@ -291,6 +298,7 @@ void avx512::reduce_lanes(const T* in, std::uint64_t n, T* lanes_out) {
   const auto* b = reinterpret_cast<const u8*>(in);
   u64 i = 0;
   for (; i + 4 * L <= n; i += 4 * L) {
+    for (int j = 0; j < 4; ++j) prefetch(b + (i + j * L) * sizeof(T));
     a0 = vop<T, Op>(a0, _mm512_loadu_si512(b + i * sizeof(T)));
     a1 = vop<T, Op>(a1, _mm512_loadu_si512(b + (i + L) * sizeof(T)));
     a2 = vop<T, Op>(a2, _mm512_loadu_si512(b + (i + 2 * L) * sizeof(T)));
@@ -305,23 +313,42 @@ void avx512::reduce_lanes(const T* in, std::uint64_t n, T* lanes_out) {
   _mm512_storeu_si512(lanes_out, vop<T, Op>(vop<T, Op>(a0, a1), vop<T, Op>(a2, a3)));
 }
 
+// Vectors are stored straight to out: a head of up to L - 1 elements brings the stores to a 64-byte line,
+// then whole lines (non-temporal when streaming), then a masked tail.
 template <class T, class Op>
 void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream) {
   constexpr int L = 64 / sizeof(T);
-  line_writer w(out, stream);
   const auto* b = reinterpret_cast<const u8*>(in);
+  auto* o = reinterpret_cast<u8*>(out);
   bool has = carry != nullptr;
   __m512i c = has ? splat(*carry) : _mm512_setzero_si512();
-  for (u64 i = 0; i < n; i += L) {
-    const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
-    const int bytes = r * static_cast<int>(sizeof(T));
-    __m512i x = lane_scan<T, Op>(load_bytes(b + i * sizeof(T), bytes));
+  auto step = [&](__m512i x) {  // the next L (or fewer) outputs
+    x = lane_scan<T, Op>(x);
     if (has) x = vop<T, Op>(c, x);
-    w.put(inclusive ? x : shift_in<T>(x, c), static_cast<unsigned>(bytes));
+    const __m512i y = inclusive ? x : shift_in<T>(x, c);
     c = last_lane<T>(x);
     has = true;
+    return y;
+  };
+  const u64 to_line = ((64 - (reinterpret_cast<std::uintptr_t>(out) & 63)) & 63) / sizeof(T);
+  u64 i = 0;
+  if (to_line != 0 && reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0) {  // head
+    const int r = static_cast<int>(to_line < n ? to_line : n), bytes = r * static_cast<int>(sizeof(T));
+    _mm512_mask_storeu_epi8(o, low_bits(bytes), step(load_bytes(b, bytes)));
+    i = static_cast<u64>(r);
   }
-  w.finish();
+  const bool lines = reinterpret_cast<std::uintptr_t>(o + i * sizeof(T)) % 64 == 0;
+  for (; i + L <= n; i += L) {
+    prefetch(b + i * sizeof(T));
+    const __m512i y = step(_mm512_loadu_si512(b + i * sizeof(T)));
+    if (lines && stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i * sizeof(T)), y);
+    else _mm512_storeu_si512(o + i * sizeof(T), y);
+  }
+  if (i < n) {  // tail
+    const int bytes = static_cast<int>((n - i) * sizeof(T));
+    _mm512_mask_storeu_epi8(o + i * sizeof(T), low_bits(bytes), step(load_bytes(b + i * sizeof(T), bytes)));
+  }
+  if (stream) _mm_sfence();
 }
 
 // ---- what the library uses ----

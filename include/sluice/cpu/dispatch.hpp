@@ -117,4 +117,12 @@ std::uint64_t partition(const algorithm_info& a, std::string_view spec, std::spa
   }
 }
 
+template <class K, class V>
+void radix_sort(const algorithm_info& a, std::string_view spec, std::span<K> keys, std::span<V> values, bool descending,
+                int begin, int end, const char* fn) {
+  if (is_serial(a)) return radix_sort_lsd_serial(keys, values, descending, begin, end);
+  const auto p = cpu_backend::make_plan(spec, fn);  // threads only: the sort has no SIMD kernels
+  radix_sort_lsd_parallel(p.threads, keys, values, descending, begin, end);
+}
+
 }  // namespace sluice::cpu

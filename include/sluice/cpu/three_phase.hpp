@@ -1,72 +1,88 @@
-// Billeter et al. 2009, Sec. 3 on P cores: count (each processor reduces its block), prefix over P, move
-// (each block written from its prefix). The stream is cut into blocks of `block` elements and processed in
-// rounds of P blocks, so that every block is still in its core's cache when it moves: one read from memory
-// per element, one barrier per round.
+// Billeter et al. 2009, Sec. 3 on P cores: count (each processor reduces its block), prefix, move (each
+// block written from its prefix). The stream is cut into blocks of `block` elements, dealt to the P threads in
+// turn, so that every block is still in its core's cache when it moves: one read from memory per element.
+// The prefix is chained from block to block (each block publishes its inclusive prefix as soon as it has
+// counted, before it moves) instead of a barrier per round of P blocks: a thread reads its next block from
+// memory while its neighbour writes, and no thread waits for the slowest of a round.
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "sluice/cpu/backend.hpp"
 
 namespace sluice::cpu {
 
+namespace detail_three_phase {
+inline void relax(unsigned& spins) {
+  if (++spins < 2048) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  } else {
+    std::this_thread::yield();  // more threads than cores: let the one we wait for run
+  }
+}
+}  // namespace detail_three_phase
+
 // reduce(b, e) -> V: the aggregate of [b, e).
 // move(b, e, before, self): write [b, e) given `before`, the aggregate of init and [0, b) (nullptr when there
 // is neither), and `self`, the block's own aggregate from reduce.
-// Blocks are combined left to right whatever P is, so a floating-point result depends on `block` only.
+// Prefixes are combined block by block, left to right, whatever P is: a floating-point result depends on
+// `block` only.
 template <class V, class Op, class Reduce, class Move>
 void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* init, Op op, Reduce reduce, Move move) {
   if (n == 0) return;
   const std::uint64_t blocks = (n + block - 1) / block;
   const int P = static_cast<int>(blocks < static_cast<std::uint64_t>(threads) ? blocks : threads);
+  struct slot {
+    std::atomic<bool> ready{false};
+    std::optional<V> inclusive;  // init and blocks [0, b]
+  };
   struct shared_t {
     std::uint64_t n, block, blocks;
     const V* init;
     Op* op;
     Reduce* reduce;
     Move* move;
-    std::vector<std::optional<V>> agg;  // [2][P]: double-buffered, so one barrier per round suffices
+    std::unique_ptr<slot[]> slots;
     std::atomic<bool> failed{false};
     std::exception_ptr error;
     std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
     void fail() noexcept {
       if (!error_taken.test_and_set()) error = std::current_exception();
-      failed.store(true, std::memory_order_relaxed);
+      failed.store(true, std::memory_order_release);
     }
-  } s{n, block, blocks, init, &op, &reduce, &move, std::vector<std::optional<V>>(2 * static_cast<std::size_t>(P)), {}, {}};
+  } s{n, block, blocks, init, &op, &reduce, &move, std::make_unique<slot[]>(blocks), {}, {}};
 
   cpu_backend::run_parallel(P, [](void* ctx, int t, int nt) {
     auto& s = *static_cast<shared_t*>(ctx);
-    std::optional<V> running;
-    if (s.init) running = *s.init;
-    const std::uint64_t rounds = (s.blocks + nt - 1) / nt;
-    for (std::uint64_t r = 0; r < rounds; ++r) {
-      auto* agg = s.agg.data() + (r & 1) * static_cast<std::uint64_t>(nt);
-      const std::uint64_t blk = r * nt + t, b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
-      const bool mine = blk < s.blocks;
-      if (mine && !s.failed.load(std::memory_order_relaxed)) {  // count
-        try {
-          agg[t] = (*s.reduce)(b, e);
-        } catch (...) {
-          s.fail();
+    for (std::uint64_t blk = t; blk < s.blocks; blk += nt) {
+      if (s.failed.load(std::memory_order_acquire)) return;
+      const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
+      try {
+        const V self = (*s.reduce)(b, e);  // count
+        std::optional<V> before;           // prefix: wait for the block before
+        if (blk == 0) {
+          if (s.init) before = *s.init;
+        } else {
+          unsigned spins = 0;
+          while (!s.slots[blk - 1].ready.load(std::memory_order_acquire)) {
+            if (s.failed.load(std::memory_order_acquire)) return;
+            detail_three_phase::relax(spins);
+          }
+          before = s.slots[blk - 1].inclusive;
         }
-      }
-      cpu_backend::barrier();
-      if (s.failed.load(std::memory_order_relaxed)) continue;  // every thread still meets every barrier
-      std::optional<V> before = running;  // prefix over P, left to right
-      for (int u = 0; u < nt && r * nt + u < s.blocks; ++u) {
-        if (u == t) before = running;
-        running = running ? (*s.op)(*running, *agg[u]) : *agg[u];
-      }
-      if (mine) {  // move
-        try {
-          (*s.move)(b, e, before ? &*before : nullptr, *agg[t]);
-        } catch (...) {
-          s.fail();
-        }
+        s.slots[blk].inclusive = before ? (*s.op)(*before, self) : self;
+        s.slots[blk].ready.store(true, std::memory_order_release);
+        (*s.move)(b, e, before ? &*before : nullptr, self);  // move
+      } catch (...) {
+        s.fail();
+        return;
       }
     }
   }, &s);
