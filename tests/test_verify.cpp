@@ -98,4 +98,45 @@ INSTANTIATE_TEST_SUITE_P(cuda, policies, ::testing::ValuesIn(cuda_specs), [](con
   return n;
 });
 
+// The CPU backend at every SIMD level and at 1, 2 and more threads than this machine has cores: every CPU
+// entry that takes the plan's parameters, on the quick generator matrix (the registry test above runs the
+// default plan on the full one; test_api's cpu_levels_at_streaming_sizes the non-temporal paths).
+struct cpu_plan_param {
+  const char* simd;
+  int threads;
+};
+class cpu_plans : public ::testing::TestWithParam<cpu_plan_param> {};
+
+TEST_P(cpu_plans, against_reference) {
+  const auto [simd, threads] = GetParam();
+  const std::string level = simd;
+  const auto best = cpu_backend::detected_simd();
+  if ((level == "avx512" && best != cpu_backend::simd_level::avx512) ||
+      (level == "avx2" && best == cpu_backend::simd_level::scalar))
+    GTEST_SKIP() << "this processor has no " << level << " (it has " << to_string(best) << ")";
+  const std::string spec_params = ":simd=" + level + ",threads=" + std::to_string(threads);
+  int entries = 0;
+  for (const auto& a : algorithms()) {
+    if (!a.on_cpu || a.params.empty()) continue;
+    ++entries;
+    std::vector<std::string> failures;
+    verify::settings s{device::cpu, /*quick=*/true, [&](const std::string& m) {
+                         if (failures.size() < 25) failures.push_back(m);
+                       }};
+    const auto t = verify::run(a, s, std::string(a.name) + spec_params);
+    for (const auto& f : failures) ADD_FAILURE() << to_string(a.prim) << " " << a.name << " " << f;
+    EXPECT_EQ(t.failed, 0u) << to_string(a.prim) << " " << a.name;
+    EXPECT_GT(t.passed, 0u) << to_string(a.prim) << " " << a.name << ": no case ran";
+  }
+  EXPECT_EQ(entries, 6);  // vectorized, billeter-scan, billeter (compact, compact_unordered), split, lsd-parallel
+}
+
+INSTANTIATE_TEST_SUITE_P(cpu, cpu_plans,
+                         ::testing::Values(cpu_plan_param{"avx512", 1}, cpu_plan_param{"avx512", 2}, cpu_plan_param{"avx512", 8},
+                                           cpu_plan_param{"avx2", 1}, cpu_plan_param{"avx2", 2}, cpu_plan_param{"avx2", 8},
+                                           cpu_plan_param{"scalar", 1}, cpu_plan_param{"scalar", 2}, cpu_plan_param{"scalar", 8}),
+                         [](const ::testing::TestParamInfo<cpu_plan_param>& p) {
+                           return std::string(p.param.simd) + "_threads_" + std::to_string(p.param.threads);
+                         });
+
 }  // namespace

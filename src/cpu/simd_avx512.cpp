@@ -223,9 +223,9 @@ __m512i lane_scan(__m512i x) {
 }
 
 template <class T>
-__m512i last_lane(__m512i x) {
-  if constexpr (sizeof(T) == 4) return _mm512_permutexvar_epi32(_mm512_set1_epi32(15), x);
-  else return _mm512_permutexvar_epi64(_mm512_set1_epi64(7), x);
+__m512i broadcast_lane(__m512i x, int lane) {
+  if constexpr (sizeof(T) == 4) return _mm512_permutexvar_epi32(_mm512_set1_epi32(lane), x);
+  else return _mm512_permutexvar_epi64(_mm512_set1_epi64(lane), x);
 }
 // (carry, x[0], ..., x[L-2]): the exclusive form.
 template <class T>
@@ -313,8 +313,9 @@ void avx512::reduce_lanes(const T* in, std::uint64_t n, T* lanes_out) {
   _mm512_storeu_si512(lanes_out, vop<T, Op>(vop<T, Op>(a0, a1), vop<T, Op>(a2, a3)));
 }
 
-// Vectors are stored straight to out: a head of up to L - 1 elements brings the stores to a 64-byte line,
-// then whole lines (non-temporal when streaming), then a masked tail.
+// Vectors start at multiples of L elements of the block (so the association depends on positions only, not
+// on where out lies). When out is on a 64-byte line they are stored straight to it (non-temporal when
+// streaming); otherwise through the line writer.
 template <class T, class Op>
 void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream) {
   constexpr int L = 64 / sizeof(T);
@@ -322,33 +323,36 @@ void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inc
   auto* o = reinterpret_cast<u8*>(out);
   bool has = carry != nullptr;
   __m512i c = has ? splat(*carry) : _mm512_setzero_si512();
-  auto step = [&](__m512i x) {  // the next L (or fewer) outputs
+  auto step = [&](__m512i x, int r) {  // the next r <= L outputs
     x = lane_scan<T, Op>(x);
     if (has) x = vop<T, Op>(c, x);
     const __m512i y = inclusive ? x : shift_in<T>(x, c);
-    c = last_lane<T>(x);
+    c = broadcast_lane<T>(x, r - 1);
     has = true;
     return y;
   };
-  const u64 to_line = ((64 - (reinterpret_cast<std::uintptr_t>(out) & 63)) & 63) / sizeof(T);
   u64 i = 0;
-  if (to_line != 0 && reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0) {  // head
-    const int r = static_cast<int>(to_line < n ? to_line : n), bytes = r * static_cast<int>(sizeof(T));
-    _mm512_mask_storeu_epi8(o, low_bits(bytes), step(load_bytes(b, bytes)));
-    i = static_cast<u64>(r);
+  if (reinterpret_cast<std::uintptr_t>(out) % 64 == 0) {
+    for (; i + L <= n; i += L) {
+      prefetch(b + i * sizeof(T));
+      const __m512i y = step(_mm512_loadu_si512(b + i * sizeof(T)), L);
+      if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i * sizeof(T)), y);
+      else _mm512_store_si512(o + i * sizeof(T), y);
+    }
+    if (i < n) {
+      const int bytes = static_cast<int>((n - i) * sizeof(T));
+      _mm512_mask_storeu_epi8(o + i * sizeof(T), low_bits(bytes), step(load_bytes(b + i * sizeof(T), bytes), static_cast<int>(n - i)));
+    }
+    if (stream) _mm_sfence();
+    return;
   }
-  const bool lines = reinterpret_cast<std::uintptr_t>(o + i * sizeof(T)) % 64 == 0;
-  for (; i + L <= n; i += L) {
+  line_writer w(out, stream);
+  for (; i < n; i += L) {
+    const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L, bytes = r * static_cast<int>(sizeof(T));
     prefetch(b + i * sizeof(T));
-    const __m512i y = step(_mm512_loadu_si512(b + i * sizeof(T)));
-    if (lines && stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i * sizeof(T)), y);
-    else _mm512_storeu_si512(o + i * sizeof(T), y);
+    w.put(step(load_bytes(b + i * sizeof(T), bytes), r), static_cast<unsigned>(bytes));
   }
-  if (i < n) {  // tail
-    const int bytes = static_cast<int>((n - i) * sizeof(T));
-    _mm512_mask_storeu_epi8(o + i * sizeof(T), low_bits(bytes), step(load_bytes(b + i * sizeof(T), bytes)));
-  }
-  if (stream) _mm_sfence();
+  w.finish();
 }
 
 // ---- what the library uses ----
