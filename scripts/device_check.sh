@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine with binaries built here for sm_90 (scripts/stage_device.sh copies them to .device/):
 # the test suite, the full CUDA verification, compute-sanitizer and the production benchmark.
-# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize example bench (default: all)
+# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize example bench cpu (default: all but cpu)
 set -u
 BIN=${BIN:-.device}
 OUT=${OUT:-device-out}
 mkdir -p "$OUT"
 [ -f "$BIN/bins.tar.gz" ] && tar xzf "$BIN/bins.tar.gz" -C "$BIN"  # as scripts/stage_device.sh packs them
+export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 steps=${*:-tests verify sanitize example bench}
 status=0
 step() { echo "== $1 ($(date +%T))"; }
@@ -38,6 +39,14 @@ for s in $steps; do
     bench)
       step "sluice bench --device cuda --suite ${BENCH_SUITE:-production}"
       timeout 900 "$BIN/sluice" bench --device cuda --suite ${BENCH_SUITE:-production} --out "$OUT" 2>&1 | tee "$OUT/bench.log" | tail -60
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+    cpu)
+      step "CPU backend on this host: verify at every SIMD level, then the production suite"
+      nproc; grep -m1 'model name' /proc/cpuinfo
+      for level in avx512 avx2 scalar; do
+        echo "  verify simd=$level: $(SLUICE_CPU_SIMD=$level timeout 600 "$BIN/sluice" verify --device cpu 2>&1 | tail -1)"
+      done
+      timeout 900 "$BIN/sluice" bench --device cpu --suite production --n ${CPU_N:-2^26} --out "$OUT" 2>&1 | tee "$OUT/bench-cpu.log" | tail -40
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
   esac
 done

@@ -8,5 +8,9 @@ cp build/tests/installed-package/build/example .device/ 2>/dev/null || echo "sta
 strip .device/sluice .device/sluice_tests
 # The carry limit is 64 MiB: ship the binaries compressed; on the device, `tar xzf .device/bins.tar.gz -C .device`.
 bins="sluice sluice_tests"; [ -f .device/example ] && bins="$bins example"
-tar czf .device/bins.tar.gz -C .device $bins && (cd .device && rm -f $bins)
+# The CPU backend's runtime libraries (OpenMP, and TBB for the benchmark's peers) may be missing there: ship them.
+mkdir -p .device/lib
+for lib in $(ldd build/tools/sluice/sluice | awk '/libgomp|libtbb/ {print $3}'); do cp -L "$lib" .device/lib/; done
+bins="$bins lib"
+tar czf .device/bins.tar.gz -C .device $bins && (cd .device && rm -rf $bins)
 du -sh .device

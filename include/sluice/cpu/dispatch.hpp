@@ -14,6 +14,7 @@
 #include "sluice/cpu/serial.hpp"
 #include "sluice/cpu/split.hpp"
 #include "sluice/cpu/vectorized_reduce.hpp"
+#include "sluice/cuda/backend.hpp"  // before the instantiation list, which names its templates
 #include "sluice/detail/instantiations.hpp"
 #include "sluice/detail/select.hpp"
 #include "sluice/detail/storage.hpp"
