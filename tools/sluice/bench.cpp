@@ -1,5 +1,8 @@
-// `sluice bench`: times sluice's algorithms (and the peers: CUB on the GPU, std on the CPU) beside a copy
-// of the same bytes in the same run, and writes one CSV row per measurement.
+// `sluice bench`: times sluice's algorithms (and the peers: CUB on the GPU, std on the CPU) beside a
+// copy of the same bytes in the same run, and writes one CSV row per measurement. Each row's fraction is of
+// that copy (cudaMemcpy; on the CPU memcpy-mt, a memcpy split over the threads), except CPU reduce rows: those
+// are a fraction of the same-run read rate (the "read" row, a sum of the same bytes over the threads), since a
+// reduction writes nothing.
 #include "bench.hpp"
 
 #include <algorithm>
@@ -24,7 +27,7 @@ struct row {
   std::uint64_t n;
   double ratio;  // valid ratio; -1 when it does not apply
   int block_size;  // 0 when the algorithm has none to tune here
-  double ms, gbps, frac;
+  double ms, gbps, frac;  // frac: of the copy; CPU reduce rows: of the read
   int reps;
 };
 
@@ -42,9 +45,9 @@ struct buf {
 
 const bench_args* args = nullptr;  // the filters of this run
 
-// Whether --algo / --primitive leave this measurement in (the copy yardstick always stays).
+// Whether --algo / --primitive leave this measurement in (the copy and read yardsticks always stay).
 bool wanted(const std::string& prim, const std::string& algo) {
-  if (prim == "copy" || args == nullptr) return true;
+  if (prim == "copy" || prim == "read" || args == nullptr) return true;
   if (!args->only_primitive.empty() && prim != args->only_primitive) return false;
   if (args->only_algos.empty()) return true;
   for (const auto& a : args->only_algos)
@@ -61,14 +64,17 @@ class runner {
     if (!wanted(prim, algo)) return;
     const auto t = time_median(d_, reps_, f, setup);
     const double gbps = bytes / (t.median_ms * 1e-3) / 1e9;
-    rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, t.median_ms, gbps,
-                     copy_gbps_ > 0 ? gbps / copy_gbps_ : 1.0, t.repetitions});
-    std::printf("  %-18s %-18s %-5s n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of copy\n", prim.c_str(), algo.c_str(),
+    const bool of_read = prim == "reduce" && read_gbps_ > 0;
+    const double base = of_read ? read_gbps_ : copy_gbps_;
+    rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, t.median_ms, gbps, base > 0 ? gbps / base : 1.0,
+                     t.repetitions});
+    std::printf("  %-18s %-18s %-5s n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of %s\n", prim.c_str(), algo.c_str(),
                 type.c_str(), static_cast<unsigned long long>(n_), ratio < 0 ? "-" : std::to_string(ratio).substr(0, 4).c_str(),
-                t.median_ms, gbps, rows_.back().frac);
+                t.median_ms, gbps, rows_.back().frac, of_read ? "read" : "copy");
     std::fflush(stdout);
   }
   void set_copy_rate(double gbps) { copy_gbps_ = gbps; }
+  void set_read_rate(double gbps) { read_gbps_ = gbps; }  // CPU only: reduce rows become fractions of it
   std::vector<row>& rows() { return rows_; }
   std::uint64_t n() const { return n_; }
 
@@ -77,6 +83,7 @@ class runner {
   std::uint64_t n_;
   int reps_;
   double copy_gbps_ = 0;
+  double read_gbps_ = 0;
   std::vector<row> rows_;
 };
 
@@ -91,13 +98,30 @@ std::vector<std::string> names(primitive p, device d) {
   return v;
 }
 
-// The copy of the same elements that every following row of `r` is a fraction of.
+// The copy of the same elements that every following row of `r` is a fraction of (bytes read + bytes written).
+// On the CPU it is memcpy-mt: std::memcpy of one contiguous slice per thread (timer.cpp).
 template <class T>
 void yardstick(runner& r, device d, buf<T>& in, buf<T>& out, const std::string& type) {
+  if (d == device::cpu) {
+    static bool told = false;
+    if (!told)
+      std::printf("cpu yardsticks: %d threads (SLUICE_CPU_THREADS, else OMP_NUM_THREADS, else all)\n", cpu_threads());
+    told = true;
+  }
   r.set_copy_rate(0);
-  r.measure("copy", d == device::cuda ? "cudaMemcpy" : "memcpy", type, -1, 2.0 * static_cast<double>(r.n()) * sizeof(T),
+  r.measure("copy", d == device::cuda ? "cudaMemcpy" : "memcpy-mt", type, -1, 2.0 * static_cast<double>(r.n()) * sizeof(T),
             [&] { device_copy(d, out.span().data(), in.span().data(), r.n() * sizeof(T)); });
   r.set_copy_rate(r.rows().back().gbps);
+}
+
+// CPU only: the read of the same n u32 (bytes read), a sum over the threads as memcpy-mt slices them; every
+// following reduce row of `r` is a fraction of it.
+void read_yardstick(runner& r, device d, buf<std::uint32_t>& in) {
+  if (d != device::cpu) return;
+  r.set_read_rate(0);
+  r.measure("read", "read-mt", "u32", -1, static_cast<double>(r.n()) * sizeof(std::uint32_t),
+            [&] { sink_int = cpu_read(in.host.data(), r.n()); });
+  r.set_read_rate(r.rows().back().gbps);
 }
 
 void suite_at(runner& r, device d, std::uint64_t n) {
@@ -110,6 +134,7 @@ void suite_at(runner& r, device d, std::uint64_t n) {
   const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
 
   yardstick(r, d, in, out, "u32");  // a copy of the same n elements (bytes read + bytes written)
+  read_yardstick(r, d, in);
 
   for (const auto& a : names(primitive::reduce, d)) {
     options o{d, a, nullptr};
@@ -374,6 +399,7 @@ void production_suite(std::vector<row>& all, device d) {
     const double b = static_cast<double>(n) * sizeof(u32);
     buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
     yardstick(r, d, in, out, "u32");
+    read_yardstick(r, d, in);
     auto label = [&](primitive p, const std::string& a) { return label_of(p, d, a); };
     {
       buf<float> fin(verify::make_values<float>(n, 2, verify::value_kind::sum), d), fout(std::vector<float>(n), d);
@@ -492,7 +518,7 @@ const row* peer_of(const std::vector<row>& rows, const row& a) {
 void print_sort_rates(const std::vector<row>& rows) {
   std::printf("\n%-17s %-9s %-11s %-14s %9s %12s %10s %8s\n", "primitive", "type", "n", "algorithm", "ms", "G keys/s", "time/peer", "frac");
   for (const auto& a : rows) {
-    if (a.prim == "copy") continue;
+    if (a.prim == "copy" || a.prim == "read") continue;
     const row* peer = peer_of(rows, a);
     std::printf("%-17s %-9s %-11llu %-14s %9.4f %12.2f %10s %8.3f\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
                 a.algo.c_str(), a.ms, static_cast<double>(a.n) / (a.ms * 1e-3) / 1e9,
@@ -505,7 +531,7 @@ void print_against_peer(const std::vector<row>& rows) {
   std::printf("\n%-18s %-5s %-11s %-5s %-20s %10s %10s %8s %8s %8s\n", "primitive", "type", "n", "ratio", "sluice", "ms", "peer ms",
               "time/peer", "frac", "peer frac");
   for (const auto& a : rows) {
-    if (a.algo == "cub" || a.prim == "copy" || a.algo.rfind("std::", 0) == 0) continue;
+    if (a.algo == "cub" || a.prim == "copy" || a.prim == "read" || a.algo.rfind("std::", 0) == 0) continue;
     const row* peer = peer_of(rows, a);
     std::printf("%-18s %-5s %-11llu %-5s %-20s %10.4f %10s %8s %8.3f %8s\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
                 a.ratio < 0 ? "-" : std::to_string(a.ratio).substr(0, 4).c_str(), a.algo.c_str(), a.ms,
@@ -520,6 +546,7 @@ bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) 
   {
     std::ofstream f(partial);
     if (!f) return false;
+    // fraction_of_memcpy: of the same run's copy row; for CPU reduce rows, of its read row (reduce writes nothing).
     f << "primitive,algorithm,device,element_type,n,valid_ratio,block_size,ms,gbps,fraction_of_memcpy,repetitions\n";
     for (const auto& r : rows) {
       char line[512];
