@@ -666,6 +666,37 @@ void print_against_peer(const std::vector<row>& rows) {
   }
 }
 
+// CPU, issue 7: at the peers' size, u32, each sluice row's fraction of memcpy-mt (reduce: of the read) and its
+// speed-up over every peer of the same case (peer ms / sluice ms).
+void print_cpu_summary(const std::vector<row>& rows) {
+  const std::uint64_t n = args && args->n ? args->n : std::uint64_t{1} << 26;
+  const row *copy = nullptr, *read = nullptr;
+  for (const auto& a : rows)
+    if (a.n == n && a.type == "u32") {
+      if (a.prim == "copy") copy = &a;
+      if (a.prim == "read") read = &a;
+    }
+  if (!copy) return;
+  std::printf("\ncpu, u32, n = %llu, %d threads: memcpy-mt %.4f ms (%.1f GB/s)", static_cast<unsigned long long>(n), cpu_threads(),
+              copy->ms, copy->gbps);
+  if (read) std::printf(", read %.4f ms (%.1f GB/s)", read->ms, read->gbps);
+  std::printf("\n%-18s %-5s %-14s %10s %7s %-9s %-24s %10s %8s\n", "primitive", "ratio", "sluice", "ms", "frac", "of", "peer", "peer ms",
+              "speed-up");
+  for (const auto& a : rows) {
+    if (a.n != n || a.type != "u32" || a.prim == "copy" || a.prim == "read" || is_peer(a.algo)) continue;
+    std::printf("%-18s %-5s %-14s %10.4f %7.3f %-9s", a.prim.c_str(), a.ratio < 0 ? "-" : std::to_string(a.ratio).substr(0, 4).c_str(),
+                a.algo.c_str(), a.ms, a.frac, a.prim == "reduce" && read ? "read" : "memcpy-mt");
+    bool first = true;
+    for (const auto& p : rows) {
+      if (!is_peer(p.algo) || !same_case(p, a)) continue;
+      if (!first) std::printf("%-18s %-5s %-14s %10s %7s %-9s", "", "", "", "", "", "");
+      std::printf(" %-24s %10.4f %8.2f\n", p.algo.c_str(), p.ms, p.ms / a.ms);
+      first = false;
+    }
+    if (first) std::printf(" %-24s %10s %8s\n", "-", "-", "-");
+  }
+}
+
 bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) {
   // Written beside the target and renamed at the end, so an interrupted run leaves no file posing as complete.
   const auto partial = std::filesystem::path(file.string() + ".partial");
@@ -718,7 +749,10 @@ int run_bench(const bench_args& a) {
   std::vector<row> all;
   if (a.suite == "compaction") compaction_suite(all, d), sizes.clear();
   if (a.suite == "scan-reduce") scan_reduce_suite(all, d), sizes.clear();
-  if (a.suite == "production") production_suite(all, d), sizes.clear(), print_against_peer(all);
+  if (a.suite == "production") {
+    production_suite(all, d), sizes.clear(), print_against_peer(all);
+    if (d == device::cpu) print_cpu_summary(all);
+  }
   if (a.suite == "sort") sort_suite(all, d), sizes.clear(), print_sort_rates(all);
   for (std::uint64_t n : sizes) {
     std::printf("[%s] timing at n = %llu (median of repetitions, after warm-up)\n", std::string(to_string(d)).c_str(),
