@@ -85,12 +85,19 @@ std::size_t slice_start(const void* base, std::size_t bytes, int k, int m) {
   return std::min(static_cast<std::size_t>(start - a), bytes);
 }
 
-// Sixteen lanes (four independent accumulators of four u32) so the adds keep up with the loads.
+// How far ahead sum_u32 prefetches, in u32: 4 KiB. On the 2-core Xeon this was written on, two threads read
+// 2^26 u32 in 13 to 14 ms with it (512 to 4096 u32 ahead alike) and in 16.5 ms without.
+constexpr std::size_t prefetch_ahead = 1024;
+
+// Sixteen lanes (four independent accumulators of four u32) so the adds keep up with the loads; one prefetch
+// per 64-byte line, as the hardware prefetcher alone leaves a core short of its share of the bandwidth.
 std::uint32_t sum_u32(const std::uint32_t* p, std::size_t n) {
   std::uint32_t acc[16] = {};
   std::size_t i = 0;
-  for (; i + 16 <= n; i += 16)
+  for (; i + 16 <= n; i += 16) {
+    if (i + prefetch_ahead < n) __builtin_prefetch(p + i + prefetch_ahead);
     for (int j = 0; j < 16; ++j) acc[j] += p[i + j];
+  }
   std::uint32_t s = 0;
   for (; i < n; ++i) s += p[i];
   for (std::uint32_t a : acc) s += a;
