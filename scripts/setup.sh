@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sluice needs to build and test on a fresh Debian machine, if it is missing:
-# CMake, a C++20 compiler, GoogleTest, clang (for libFuzzer). The CUDA backend is built when nvcc is found (it is optional).
+# CMake, a C++20 compiler, GoogleTest, clang (for libFuzzer), oneTBB (the CPU benchmark's peers).
+# The CUDA backend is built when nvcc is found (it is optional).
 set -euo pipefail
 missing=()
 command -v cmake >/dev/null || missing+=(cmake)
@@ -8,6 +9,8 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
 command -v clang++ >/dev/null || missing+=(clang)  # the libFuzzer target (scripts/fuzz.sh)
+# tbb::parallel_scan and std::execution::par in `sluice bench --device cpu`; libstdc++'s parallel algorithms run on it.
+[ -f /usr/include/oneapi/tbb.h ] || [ -f /usr/include/tbb/tbb.h ] || missing+=(libtbb-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q "${missing[@]}"

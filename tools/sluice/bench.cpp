@@ -1,5 +1,8 @@
-// `sluice bench`: times sluice's algorithms (and the peers: CUB on the GPU, std on the CPU) beside a copy
-// of the same bytes in the same run, and writes one CSV row per measurement.
+// `sluice bench`: times sluice's algorithms (and the peers: CUB on the GPU, std and oneTBB on the CPU) beside
+// a copy of the same bytes in the same run, and writes one CSV row per measurement. Each row's fraction is of
+// that copy (cudaMemcpy; on the CPU memcpy-mt, a memcpy split over the threads), except CPU reduce rows: those
+// are a fraction of the same-run read rate (the "read" row, a sum of the same bytes over the threads), since a
+// reduction writes nothing.
 #include "bench.hpp"
 
 #include <algorithm>
@@ -9,7 +12,16 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <optional>
 #include <vector>
+
+#if SLUICE_BENCH_HAS_TBB  // CPU peers only: libstdc++ runs std::execution::par on oneTBB
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_scan.h>
+
+#include <execution>
+#endif
 
 #include "sluice/sluice.hpp"
 #include "timer.hpp"
@@ -24,7 +36,7 @@ struct row {
   std::uint64_t n;
   double ratio;  // valid ratio; -1 when it does not apply
   int block_size;  // 0 when the algorithm has none to tune here
-  double ms, gbps, frac;
+  double ms, gbps, frac;  // frac: of the copy; CPU reduce rows: of the read
   int reps;
 };
 
@@ -42,9 +54,9 @@ struct buf {
 
 const bench_args* args = nullptr;  // the filters of this run
 
-// Whether --algo / --primitive leave this measurement in (the copy yardstick always stays).
+// Whether --algo / --primitive leave this measurement in (the copy and read yardsticks always stay).
 bool wanted(const std::string& prim, const std::string& algo) {
-  if (prim == "copy" || args == nullptr) return true;
+  if (prim == "copy" || prim == "read" || args == nullptr) return true;
   if (!args->only_primitive.empty() && prim != args->only_primitive) return false;
   if (args->only_algos.empty()) return true;
   for (const auto& a : args->only_algos)
@@ -61,14 +73,19 @@ class runner {
     if (!wanted(prim, algo)) return;
     const auto t = time_median(d_, reps_, f, setup);
     const double gbps = bytes / (t.median_ms * 1e-3) / 1e9;
-    rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, t.median_ms, gbps,
-                     copy_gbps_ > 0 ? gbps / copy_gbps_ : 1.0, t.repetitions});
-    std::printf("  %-18s %-18s %-5s n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of copy\n", prim.c_str(), algo.c_str(),
+    const bool of_read = prim == "reduce" && read_gbps_ > 0;
+    const double base = of_read ? read_gbps_ : copy_gbps_;
+    rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, t.median_ms, gbps, base > 0 ? gbps / base : 1.0,
+                     t.repetitions});
+    std::printf("  %-18s %-18s %-5s n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of %s\n", prim.c_str(), algo.c_str(),
                 type.c_str(), static_cast<unsigned long long>(n_), ratio < 0 ? "-" : std::to_string(ratio).substr(0, 4).c_str(),
-                t.median_ms, gbps, rows_.back().frac);
+                t.median_ms, gbps, rows_.back().frac, of_read ? "read" : "copy");
     std::fflush(stdout);
   }
   void set_copy_rate(double gbps) { copy_gbps_ = gbps; }
+  void set_read_rate(double gbps) { read_gbps_ = gbps; }  // CPU only: reduce rows become fractions of it
+  void set_reps(int reps) { reps_ = reps; }
+  int reps() const { return reps_; }
   std::vector<row>& rows() { return rows_; }
   std::uint64_t n() const { return n_; }
 
@@ -77,6 +94,7 @@ class runner {
   std::uint64_t n_;
   int reps_;
   double copy_gbps_ = 0;
+  double read_gbps_ = 0;
   std::vector<row> rows_;
 };
 
@@ -91,13 +109,46 @@ std::vector<std::string> names(primitive p, device d) {
   return v;
 }
 
-// The copy of the same elements that every following row of `r` is a fraction of.
+// The copy of the same elements that every following row of `r` is a fraction of (bytes read + bytes written).
+// On the CPU it is memcpy-mt: std::memcpy of one contiguous slice per thread (timer.cpp).
 template <class T>
 void yardstick(runner& r, device d, buf<T>& in, buf<T>& out, const std::string& type) {
+  if (d == device::cpu) {
+    static bool told = false;
+    if (!told)
+      std::printf("cpu yardsticks and parallel peers: %d threads (SLUICE_CPU_THREADS, else OMP_NUM_THREADS, else all)\n", cpu_threads());
+    told = true;
+  }
   r.set_copy_rate(0);
-  r.measure("copy", d == device::cuda ? "cudaMemcpy" : "memcpy", type, -1, 2.0 * static_cast<double>(r.n()) * sizeof(T),
+  r.measure("copy", d == device::cuda ? "cudaMemcpy" : "memcpy-mt", type, -1, 2.0 * static_cast<double>(r.n()) * sizeof(T),
             [&] { device_copy(d, out.span().data(), in.span().data(), r.n() * sizeof(T)); });
   r.set_copy_rate(r.rows().back().gbps);
+}
+
+// CPU only: the read of the same n u32 (bytes read), a sum over the threads as memcpy-mt slices them; every
+// following reduce row of `r` is a fraction of it.
+void read_yardstick(runner& r, device d, buf<std::uint32_t>& in) {
+  if (d != device::cpu) return;
+  r.set_read_rate(0);
+  r.measure("read", "read-mt", "u32", -1, static_cast<double>(r.n()) * sizeof(std::uint32_t),
+            [&] { sink_int = cpu_read(in.host.data(), r.n()); });
+  r.set_read_rate(r.rows().back().gbps);
+}
+
+// The standard library's serial compaction and split by flag bytes: the serial algorithms hand the predicate the
+// element itself, so its address gives its index into the flags.
+template <class T>
+std::size_t std_copy_if_flags(const std::vector<T>& in, const std::vector<std::uint8_t>& flags, std::vector<T>& out) {
+  const T* base = in.data();
+  return static_cast<std::size_t>(std::copy_if(in.begin(), in.end(), out.begin(), [&](const T& x) { return flags[&x - base] != 0; }) - out.begin());
+}
+template <class T>
+std::size_t std_partition_copy_flags(const std::vector<T>& in, const std::vector<std::uint8_t>& flags, std::vector<T>& kept,
+                                     std::vector<T>& rejected) {
+  const T* base = in.data();
+  return static_cast<std::size_t>(
+      std::partition_copy(in.begin(), in.end(), kept.begin(), rejected.begin(), [&](const T& x) { return flags[&x - base] != 0; }).first -
+      kept.begin());
 }
 
 void suite_at(runner& r, device d, std::uint64_t n) {
@@ -110,6 +161,7 @@ void suite_at(runner& r, device d, std::uint64_t n) {
   const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
 
   yardstick(r, d, in, out, "u32");  // a copy of the same n elements (bytes read + bytes written)
+  read_yardstick(r, d, in);
 
   for (const auto& a : names(primitive::reduce, d)) {
     options o{d, a, nullptr};
@@ -142,11 +194,7 @@ void suite_at(runner& r, device d, std::uint64_t n) {
     r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
     r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
               [&] { std::inclusive_scan(in.host.begin(), in.host.end(), out.host.begin()); });
-    r.measure("compact", "std::copy_if", "u32", 0.5, b + n + kept * 4, [&] {
-      std::size_t k = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        if (flags[i]) out.host[k++] = in.host[i];
-    });
+    r.measure("compact", "std::copy_if", "u32", 0.5, b + n + kept * 4, [&] { sink_int = std_copy_if_flags(in.host, flags, out.host); });
     r.measure("radix_sort", "std::sort", "u32", -1, 2 * b, [&] { std::sort(keys.host.begin(), keys.host.end()); },
               [&] { keys.host = in.host; });
   }
@@ -314,6 +362,62 @@ std::vector<std::string> production_peers(device d) {
   return d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
 }
 
+// Where the CPU production suite times the standard library and oneTBB beside sluice (issue 7): 2^26, and
+// the --n given.
+bool cpu_peers_at(std::uint64_t n) { return n == (std::uint64_t{1} << 26) || (args && args->n == n); }
+
+#if SLUICE_BENCH_HAS_TBB
+// CPU reduce and inclusive scan peers of n u32 beyond the serial std ones: std::execution::par and
+// tbb::parallel_scan, on the yardsticks' threads (global_control in production_suite).
+void cpu_parallel_reduce_scan(runner& r, buf<std::uint32_t>& in, buf<std::uint32_t>& out) {
+  using u32 = std::uint32_t;
+  const double b = static_cast<double>(r.n()) * sizeof(u32);
+  const u32* src = in.host.data();
+  u32* dst = out.host.data();
+  r.measure("reduce", "std::reduce(par)", "u32", -1, b,
+            [&] { sink_int = std::reduce(std::execution::par, in.host.begin(), in.host.end(), u32{0}); });
+  r.measure("inclusive_scan", "std::inclusive_scan(par)", "u32", -1, 2 * b,
+            [&] { std::inclusive_scan(std::execution::par, in.host.begin(), in.host.end(), out.host.begin()); });
+  // The lambda form: a pre-scan pass sums a subrange, a final pass writes its running sums.
+  r.measure("inclusive_scan", "tbb::parallel_scan", "u32", -1, 2 * b, [&] {
+    tbb::parallel_scan(
+        tbb::blocked_range<std::size_t>(0, r.n()), u32{0},
+        [=](const tbb::blocked_range<std::size_t>& range, u32 sum, bool is_final) {
+          if (is_final)
+            for (std::size_t i = range.begin(); i != range.end(); ++i) dst[i] = sum += src[i];
+          else
+            for (std::size_t i = range.begin(); i != range.end(); ++i) sum += src[i];
+          return sum;
+        },
+        std::plus<u32>{});
+  });
+}
+#endif
+
+// CPU radix sort of the same n u32 keys beside std::sort, serial and par; the keys are restored before every
+// repetition (not timed). 5 repetitions: each sort takes up to seconds.
+void cpu_sort_rows(runner& r, buf<std::uint32_t>& in) {
+  using u32 = std::uint32_t;
+  const std::uint64_t n = r.n();
+  const double b = 2.0 * static_cast<double>(n) * sizeof(u32);
+  buf<u32> keys(in.host, device::cpu);
+  auto reset = [&] { device_copy(device::cpu, keys.host.data(), in.host.data(), n * sizeof(u32)); };
+  const int reps = r.reps();
+  r.set_reps(5);
+  const auto sorts = names(primitive::radix_sort, device::cpu);
+  for (const auto& a : production_peers(device::cpu)) {
+    if (a != "best" && std::find(sorts.begin(), sorts.end(), std::string(detail::base_name(a))) == sorts.end()) continue;
+    options o{device::cpu, a, nullptr};
+    r.measure("radix_sort", label_of(primitive::radix_sort, device::cpu, a), "u32", -1, b,
+              [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); }, reset);
+  }
+  r.measure("radix_sort", "std::sort", "u32", -1, b, [&] { std::sort(keys.host.begin(), keys.host.end()); }, reset);
+#if SLUICE_BENCH_HAS_TBB
+  r.measure("radix_sort", "std::sort(par)", "u32", -1, b, [&] { std::sort(std::execution::par, keys.host.begin(), keys.host.end()); }, reset);
+#endif
+  r.set_reps(reps);
+}
+
 template <class T>
 void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::string& type, const std::vector<double>& ratios,
                       bool with_predicate) {
@@ -321,6 +425,9 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
   const double b = static_cast<double>(n) * sizeof(T);
   const std::vector<std::string> peers = production_peers(d);
   auto label = [&](primitive p, const std::string& a) { return label_of(p, d, a); };
+  // The standard library beside the CPU backend, u32 only: kept elements to out, rejected ones to `rejected`.
+  const bool std_peers = d == device::cpu && std::is_same_v<T, std::uint32_t> && cpu_peers_at(n);
+  std::vector<T> rejected(std_peers ? n : 0);
   for (double ratio : ratios) {
     const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
     buf<std::uint8_t> fl(flags, d);
@@ -330,6 +437,8 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
       r.measure("compact", label(primitive::compact, a), type, ratio, b + n + kept * sizeof(T),
                 [&] { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
     }
+    if (std_peers)
+      r.measure("compact", "std::copy_if", type, ratio, b + n + kept * sizeof(T), [&] { sink_int = std_copy_if_flags(in.host, flags, out.host); });
     for (const auto& a : {std::string("best"), std::string("decoupled-lookback")}) {
       if (d != device::cuda && a != "best") continue;
       options o{d, a, nullptr};
@@ -341,6 +450,9 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
       r.measure("partition", label(primitive::partition, a), type, ratio, 2 * b + n,
                 [&] { sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
     }
+    if (std_peers)
+      r.measure("partition", "std::partition_copy", type, ratio, 2 * b + n,
+                [&] { sink_int = std_partition_copy_flags(in.host, flags, out.host, rejected); });
     if constexpr (std::is_arithmetic_v<T>) {
       if (!with_predicate) continue;
       // The predicate forms: keep x < the ratio-quantile of the (uniform) input; no flags to read.
@@ -356,12 +468,39 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
         r.measure("partition_if", label(primitive::partition, a), type, ratio, 2 * b,
                   [&] { sink_int = sluice::partition(in.span(), out.span(), less_than(bound), o); });
       }
+      if (std_peers) {
+        auto below = [bound](T x) { return x < bound; };
+        r.measure("compact_if", "std::copy_if", type, ratio, b + kept_if * sizeof(T),
+                  [&] { sink_int = static_cast<std::size_t>(std::copy_if(in.host.begin(), in.host.end(), out.host.begin(), below) - out.host.begin()); });
+#if SLUICE_BENCH_HAS_TBB
+        r.measure("compact_if", "std::copy_if(par)", type, ratio, b + kept_if * sizeof(T), [&] {
+          sink_int = static_cast<std::size_t>(std::copy_if(std::execution::par, in.host.begin(), in.host.end(), out.host.begin(), below) -
+                                              out.host.begin());
+        });
+#endif
+        r.measure("partition_if", "std::partition_copy", type, ratio, 2 * b, [&] {
+          sink_int = static_cast<std::size_t>(
+              std::partition_copy(in.host.begin(), in.host.end(), out.host.begin(), rejected.begin(), below).first - out.host.begin());
+        });
+      }
     }
   }
 }
 
+// Issue 7, CPU: at 2^26 (or --n), u32, also the predicate forms, radix sort, and the peers std::reduce,
+// std::inclusive_scan, std::copy_if, std::partition_copy, std::sort (serial and, with oneTBB,
+// std::execution::par) and tbb::parallel_scan.
 void production_suite(std::vector<row>& all, device d) {
   using u32 = std::uint32_t;
+#if SLUICE_BENCH_HAS_TBB
+  // oneTBB (and std::execution::par on it) on as many threads as the yardsticks.
+  std::optional<tbb::global_control> tbb_threads;
+  if (d == device::cpu) tbb_threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cpu_threads()));
+#else
+  if (d == device::cpu)
+    std::printf("cpu: the tbb::parallel_scan and std::execution::par peers are skipped: libtbb-dev was missing when sluice was configured"
+                " (scripts/setup.sh installs it)\n");
+#endif
   const int top = d == device::cuda ? 30 : 26;
   std::vector<std::uint64_t> sizes;
   for (int k = 10; k <= top; ++k) sizes.push_back(std::uint64_t{1} << k);
@@ -370,10 +509,12 @@ void production_suite(std::vector<row>& all, device d) {
   for (std::uint64_t n : sizes) {
     std::printf("[production] n = %llu\n", static_cast<unsigned long long>(n));
     const bool big = n == (std::uint64_t{1} << 28);
+    const bool cpu_peers = d == device::cpu && cpu_peers_at(n);  // and the predicate forms, to have the peers' cases
     runner r(d, n, n >= (std::uint64_t{1} << 29) ? 10 : 20);
     const double b = static_cast<double>(n) * sizeof(u32);
     buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
     yardstick(r, d, in, out, "u32");
+    read_yardstick(r, d, in);
     auto label = [&](primitive p, const std::string& a) { return label_of(p, d, a); };
     {
       buf<float> fin(verify::make_values<float>(n, 2, verify::value_kind::sum), d), fout(std::vector<float>(n), d);
@@ -390,10 +531,14 @@ void production_suite(std::vector<row>& all, device d) {
         r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
         r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
                   [&] { std::inclusive_scan(in.host.begin(), in.host.end(), out.host.begin()); });
+#if SLUICE_BENCH_HAS_TBB
+        if (cpu_peers) cpu_parallel_reduce_scan(r, in, out);
+#endif
       }
-      production_moves<u32>(r, d, in, out, "u32", big ? std::vector<double>{0.1, 0.5, 0.9} : std::vector<double>{0.5}, big);
+      production_moves<u32>(r, d, in, out, "u32", big ? std::vector<double>{0.1, 0.5, 0.9} : std::vector<double>{0.5}, big || cpu_peers);
       if (big) production_moves<float>(r, d, fin, fout, "f32", {0.1, 0.5, 0.9}, true);
     }
+    if (cpu_peers) cpu_sort_rows(r, in);
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }
   if (d != device::cuda || (args && args->n)) return;
@@ -480,11 +625,18 @@ void sort_suite(std::vector<row>& all, device d) {
   all.insert(all.end(), r.rows().begin(), r.rows().end());
 }
 
-// The peer's row (CUB on the GPU, the standard library on the CPU) of the same case as `a`, or null.
+// Rows that time someone else's algorithm: CUB, the standard library, oneTBB.
+bool is_peer(const std::string& algo) { return algo == "cub" || algo.rfind("std::", 0) == 0 || algo.rfind("tbb::", 0) == 0; }
+
+bool same_case(const row& p, const row& a) { return p.prim == a.prim && p.type == a.type && p.n == a.n && p.ratio == a.ratio; }
+
+// The peer's row (CUB on the GPU, the serial standard library on the CPU) of the same case as `a`, or null.
 const row* peer_of(const std::vector<row>& rows, const row& a) {
   const row* peer = nullptr;
-  for (const auto& p : rows)
-    if ((p.algo == "cub" || p.algo.rfind("std::", 0) == 0) && p.prim == a.prim && p.type == a.type && p.n == a.n && p.ratio == a.ratio) peer = &p;
+  for (const auto& p : rows) {
+    const bool serial_std = p.algo.rfind("std::", 0) == 0 && p.algo.find("(par)") == std::string::npos;
+    if ((p.algo == "cub" || serial_std) && same_case(p, a)) peer = &p;
+  }
   return peer;
 }
 
@@ -492,7 +644,7 @@ const row* peer_of(const std::vector<row>& rows, const row& a) {
 void print_sort_rates(const std::vector<row>& rows) {
   std::printf("\n%-17s %-9s %-11s %-14s %9s %12s %10s %8s\n", "primitive", "type", "n", "algorithm", "ms", "G keys/s", "time/peer", "frac");
   for (const auto& a : rows) {
-    if (a.prim == "copy") continue;
+    if (a.prim == "copy" || a.prim == "read") continue;
     const row* peer = peer_of(rows, a);
     std::printf("%-17s %-9s %-11llu %-14s %9.4f %12.2f %10s %8.3f\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
                 a.algo.c_str(), a.ms, static_cast<double>(a.n) / (a.ms * 1e-3) / 1e9,
@@ -505,12 +657,43 @@ void print_against_peer(const std::vector<row>& rows) {
   std::printf("\n%-18s %-5s %-11s %-5s %-20s %10s %10s %8s %8s %8s\n", "primitive", "type", "n", "ratio", "sluice", "ms", "peer ms",
               "time/peer", "frac", "peer frac");
   for (const auto& a : rows) {
-    if (a.algo == "cub" || a.prim == "copy" || a.algo.rfind("std::", 0) == 0) continue;
+    if (is_peer(a.algo) || a.prim == "copy" || a.prim == "read") continue;
     const row* peer = peer_of(rows, a);
     std::printf("%-18s %-5s %-11llu %-5s %-20s %10.4f %10s %8s %8.3f %8s\n", a.prim.c_str(), a.type.c_str(), static_cast<unsigned long long>(a.n),
                 a.ratio < 0 ? "-" : std::to_string(a.ratio).substr(0, 4).c_str(), a.algo.c_str(), a.ms,
                 peer ? std::to_string(peer->ms).substr(0, 8).c_str() : "-", peer ? std::to_string(a.ms / peer->ms).substr(0, 5).c_str() : "-",
                 a.frac, peer ? std::to_string(peer->frac).substr(0, 5).c_str() : "-");
+  }
+}
+
+// CPU, issue 7: at the peers' size, u32, each sluice row's fraction of memcpy-mt (reduce: of the read) and its
+// speed-up over every peer of the same case (peer ms / sluice ms).
+void print_cpu_summary(const std::vector<row>& rows) {
+  const std::uint64_t n = args && args->n ? args->n : std::uint64_t{1} << 26;
+  const row *copy = nullptr, *read = nullptr;
+  for (const auto& a : rows)
+    if (a.n == n && a.type == "u32") {
+      if (a.prim == "copy") copy = &a;
+      if (a.prim == "read") read = &a;
+    }
+  if (!copy) return;
+  std::printf("\ncpu, u32, n = %llu, %d threads: memcpy-mt %.4f ms (%.1f GB/s)", static_cast<unsigned long long>(n), cpu_threads(),
+              copy->ms, copy->gbps);
+  if (read) std::printf(", read %.4f ms (%.1f GB/s)", read->ms, read->gbps);
+  std::printf("\n%-18s %-5s %-14s %10s %7s %-9s %-24s %10s %8s\n", "primitive", "ratio", "sluice", "ms", "frac", "of", "peer", "peer ms",
+              "speed-up");
+  for (const auto& a : rows) {
+    if (a.n != n || a.type != "u32" || a.prim == "copy" || a.prim == "read" || is_peer(a.algo)) continue;
+    std::printf("%-18s %-5s %-14s %10.4f %7.3f %-9s", a.prim.c_str(), a.ratio < 0 ? "-" : std::to_string(a.ratio).substr(0, 4).c_str(),
+                a.algo.c_str(), a.ms, a.frac, a.prim == "reduce" && read ? "read" : "memcpy-mt");
+    bool first = true;
+    for (const auto& p : rows) {
+      if (!is_peer(p.algo) || !same_case(p, a)) continue;
+      if (!first) std::printf("%-18s %-5s %-14s %10s %7s %-9s", "", "", "", "", "", "");
+      std::printf(" %-24s %10.4f %8.2f\n", p.algo.c_str(), p.ms, p.ms / a.ms);
+      first = false;
+    }
+    if (first) std::printf(" %-24s %10s %8s\n", "-", "-", "-");
   }
 }
 
@@ -520,6 +703,7 @@ bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) 
   {
     std::ofstream f(partial);
     if (!f) return false;
+    // fraction_of_memcpy: of the same run's copy row; for CPU reduce rows, of its read row (reduce writes nothing).
     f << "primitive,algorithm,device,element_type,n,valid_ratio,block_size,ms,gbps,fraction_of_memcpy,repetitions\n";
     for (const auto& r : rows) {
       char line[512];
@@ -565,7 +749,10 @@ int run_bench(const bench_args& a) {
   std::vector<row> all;
   if (a.suite == "compaction") compaction_suite(all, d), sizes.clear();
   if (a.suite == "scan-reduce") scan_reduce_suite(all, d), sizes.clear();
-  if (a.suite == "production") production_suite(all, d), sizes.clear(), print_against_peer(all);
+  if (a.suite == "production") {
+    production_suite(all, d), sizes.clear(), print_against_peer(all);
+    if (d == device::cpu) print_cpu_summary(all);
+  }
   if (a.suite == "sort") sort_suite(all, d), sizes.clear(), print_sort_rates(all);
   for (std::uint64_t n : sizes) {
     std::printf("[%s] timing at n = %llu (median of repetitions, after warm-up)\n", std::string(to_string(d)).c_str(),

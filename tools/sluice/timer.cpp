@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include <omp.h>
 
 #include "sluice/config.hpp"
 #include "sluice/cuda/backend.hpp"
@@ -49,9 +53,82 @@ timing time_median(device d, int reps, const std::function<void()>& f, const std
   return {ms.empty() ? 0.0 : ms[ms.size() / 2], reps};
 }
 
+int cpu_threads() {
+  static const int threads = [] {
+    if (const char* s = std::getenv("SLUICE_CPU_THREADS")) {
+      char* end = nullptr;
+      const long v = std::strtol(s, &end, 10);
+      if (end != s && *end == '\0' && v > 0 && v <= 4096) return static_cast<int>(v);
+    }
+    return omp_get_max_threads();
+  }();
+  return threads;
+}
+
+namespace {
+
+// Each thread copies or reads at least this much: below it the fork and join of a parallel region (about 1.5 us
+// on the 2-core Xeon this was written on, where one thread copies 64 KiB in 2 us) cost more than a thread saves.
+constexpr std::size_t min_slice_bytes = std::size_t{64} << 10;
+
+int threads_for(std::size_t bytes) {
+  return static_cast<int>(std::clamp<std::size_t>(bytes / min_slice_bytes, 1, static_cast<std::size_t>(cpu_threads())));
+}
+
+// Where slice k of m over [base, base + bytes) starts: an even share, moved up to a 64-byte aligned address so
+// that no two threads touch one cache line.
+std::size_t slice_start(const void* base, std::size_t bytes, int k, int m) {
+  if (k <= 0) return 0;
+  if (k >= m) return bytes;
+  const auto a = reinterpret_cast<std::uintptr_t>(base);
+  const std::uintptr_t start = (a + bytes / static_cast<std::size_t>(m) * static_cast<std::size_t>(k) + 63) & ~std::uintptr_t{63};
+  return std::min(static_cast<std::size_t>(start - a), bytes);
+}
+
+// How far ahead sum_u32 prefetches, in u32: 4 KiB. On the 2-core Xeon this was written on, two threads read
+// 2^26 u32 in 13 to 14 ms with it (512 to 4096 u32 ahead alike) and in 16.5 ms without.
+constexpr std::size_t prefetch_ahead = 1024;
+
+// Sixteen lanes (four independent accumulators of four u32) so the adds keep up with the loads; one prefetch
+// per 64-byte line, as the hardware prefetcher alone leaves a core short of its share of the bandwidth.
+std::uint32_t sum_u32(const std::uint32_t* p, std::size_t n) {
+  std::uint32_t acc[16] = {};
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    if (i + prefetch_ahead < n) __builtin_prefetch(p + i + prefetch_ahead);
+    for (int j = 0; j < 16; ++j) acc[j] += p[i + j];
+  }
+  std::uint32_t s = 0;
+  for (; i < n; ++i) s += p[i];
+  for (std::uint32_t a : acc) s += a;
+  return s;
+}
+
+}  // namespace
+
+std::uint32_t cpu_read(const std::uint32_t* p, std::size_t n) {
+  const std::size_t bytes = n * sizeof(std::uint32_t);
+  std::uint32_t total = 0;
+  const int t = threads_for(bytes);
+#pragma omp parallel num_threads(t) if (t > 1) reduction(+ : total)
+  {
+    const int k = omp_get_thread_num(), m = omp_get_num_threads();
+    const std::size_t lo = slice_start(p, bytes, k, m) / sizeof(std::uint32_t);
+    const std::size_t hi = slice_start(p, bytes, k + 1, m) / sizeof(std::uint32_t);
+    total += sum_u32(p + lo, hi - lo);
+  }
+  return total;
+}
+
 void device_copy(device d, void* dst, const void* src, std::size_t bytes) {
   if (d == device::cpu) {
-    std::memcpy(dst, src, bytes);
+    const int t = threads_for(bytes);
+#pragma omp parallel num_threads(t) if (t > 1)
+    {
+      const int k = omp_get_thread_num(), m = omp_get_num_threads();
+      const std::size_t lo = slice_start(src, bytes, k, m), hi = slice_start(src, bytes, k + 1, m);
+      if (hi > lo) std::memcpy(static_cast<char*>(dst) + lo, static_cast<const char*>(src) + lo, hi - lo);
+    }
     return;
   }
 #if SLUICE_HAS_CUDA

@@ -1,6 +1,7 @@
 // Timing for benchmarks: CUDA events on the GPU, a steady clock on the CPU; medians after warm-up.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "sluice/options.hpp"
@@ -16,7 +17,16 @@ struct timing {
 // the median in milliseconds.
 timing time_median(device d, int reps, const std::function<void()>& f, const std::function<void()>& setup = {});
 
-// Copy `bytes` from src to dst on the device (cudaMemcpyAsync device to device, or std::memcpy).
+// Threads of the CPU yardsticks and parallel peers: SLUICE_CPU_THREADS when it is a positive integer, else
+// omp_get_max_threads() (OMP_NUM_THREADS when set, else every hardware thread).
+int cpu_threads();
+
+// Copy `bytes` from src to dst on the device: cudaMemcpyAsync device to device, or on the CPU one contiguous
+// slice per thread, each a std::memcpy: cpu_threads() threads, fewer where a slice would be under 64 KiB;
+// slices start 64-byte aligned in src.
 void device_copy(device d, void* dst, const void* src, std::size_t bytes);
+
+// The CPU read-rate yardstick: the wrapping sum of n u32, one contiguous slice per thread as device_copy.
+std::uint32_t cpu_read(const std::uint32_t* p, std::size_t n);
 
 }  // namespace sluice::tool
