@@ -346,13 +346,42 @@ void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inc
     if (stream) _mm_sfence();
     return;
   }
-  line_writer w(out, stream);
-  for (; i < n; i += L) {
-    const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L, bytes = r * static_cast<int>(sizeof(T));
-    prefetch(b + i * sizeof(T));
-    w.put(step(load_bytes(b + i * sizeof(T), bytes), r), static_cast<unsigned>(bytes));
+  if (reinterpret_cast<std::uintptr_t>(out) % sizeof(T) != 0) {  // not even element-aligned: the line writer
+    line_writer w(out, stream);
+    for (; i < n; i += L) {
+      const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L, bytes = r * static_cast<int>(sizeof(T));
+      prefetch(b + i * sizeof(T));
+      w.put(step(load_bytes(b + i * sizeof(T), bytes), r), static_cast<unsigned>(bytes));
+    }
+    w.finish();
+    return;
   }
-  w.finish();
+  // out lies h elements past a line: each whole line joins the last h outputs of one vector with the first
+  // L - h of the next (one two-source permute); the first and last partial lines are masked stores.
+  const int h = static_cast<int>((reinterpret_cast<std::uintptr_t>(out) % 64) / sizeof(T)), S = static_cast<int>(sizeof(T));
+  __m512i join;  // lane j: j < h ? prev[L - h + j] : y[j - h], i.e. index j + L - h of (prev, y)
+  if constexpr (sizeof(T) == 4) join = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(L - h));
+  else join = _mm512_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(L - h));
+  __m512i prev = _mm512_setzero_si512();
+  for (; i + L <= n; i += L) {
+    prefetch(b + i * sizeof(T));
+    const __m512i y = step(_mm512_loadu_si512(b + i * sizeof(T)), L);
+    if (i == 0) {
+      _mm512_mask_storeu_epi8(o, low_bits((L - h) * S), y);
+    } else {
+      const __m512i line = sizeof(T) == 4 ? _mm512_permutex2var_epi32(prev, join, y) : _mm512_permutex2var_epi64(prev, join, y);
+      u8* dst = o + (i - h) * sizeof(T);  // on a line
+      if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(dst), line);
+      else _mm512_store_si512(dst, line);
+    }
+    prev = y;
+  }
+  if (i > 0) _mm512_mask_storeu_epi8(o + (i - L) * sizeof(T), low_bits(64) & ~low_bits((L - h) * S), prev);
+  if (i < n) {
+    const int bytes = static_cast<int>((n - i) * sizeof(T));
+    _mm512_mask_storeu_epi8(o + i * sizeof(T), low_bits(bytes), step(load_bytes(b + i * sizeof(T), bytes), static_cast<int>(n - i)));
+  }
+  if (stream) _mm_sfence();
 }
 
 // ---- what the library uses ----
