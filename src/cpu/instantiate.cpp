@@ -26,26 +26,30 @@ struct simd_kernels {
     else return portable::count(in, first, n, s);
   }
   template <class W>
-  static void compact(const W* in, std::uint64_t first, std::uint64_t n, flag_select& s, W* out, bool stream) {
-    if constexpr (ISA::template has_flags<sizeof(W)>) ISA::template compact_flags<sizeof(W)>(in, s.flags + first, n, out, stream);
-    else portable::compact(in, first, n, s, out, stream);
+  static void compact(const W* in, std::uint64_t first, std::uint64_t n, flag_select& s, W* out, bool stream, const W* next,
+                      std::uint64_t next_index) {
+    if constexpr (ISA::template has_flags<sizeof(W)>)
+      ISA::template compact_flags<sizeof(W)>(in, s.flags + first, n, out, stream, next ? s.flags + next_index : nullptr);
+    else portable::compact(in, first, n, s, out, stream, next, next_index);
   }
   template <class T>
-  static void compact(const T* in, std::uint64_t first, std::uint64_t n, pred_select<threshold<T>>& s, T* out, bool stream) {
-    if constexpr (ISA::template has_if<T>) ISA::compact_if(in, n, s.pred, out, stream);
-    else portable::compact(in, first, n, s, out, stream);
+  static void compact(const T* in, std::uint64_t first, std::uint64_t n, pred_select<threshold<T>>& s, T* out, bool stream,
+                      const T* next, std::uint64_t next_index) {
+    if constexpr (ISA::template has_if<T>) ISA::compact_if(in, n, s.pred, out, stream, next);
+    else portable::compact(in, first, n, s, out, stream, next, next_index);
   }
   template <class W>
-  static void split(const W* in, std::uint64_t first, std::uint64_t n, flag_select& s, W* kept, W* rejected, bool stream) {
+  static void split(const W* in, std::uint64_t first, std::uint64_t n, flag_select& s, W* kept, W* rejected, bool stream,
+                    const W* next, std::uint64_t next_index) {
     if constexpr (ISA::template has_flags<sizeof(W)>)
-      ISA::template split_flags<sizeof(W)>(in, s.flags + first, n, kept, rejected, stream);
-    else portable::split(in, first, n, s, kept, rejected, stream);
+      ISA::template split_flags<sizeof(W)>(in, s.flags + first, n, kept, rejected, stream, next ? s.flags + next_index : nullptr);
+    else portable::split(in, first, n, s, kept, rejected, stream, next, next_index);
   }
   template <class T>
   static void split(const T* in, std::uint64_t first, std::uint64_t n, pred_select<threshold<T>>& s, T* kept, T* rejected,
-                    bool stream) {
-    if constexpr (ISA::template has_if<T>) ISA::split_if(in, n, s.pred, kept, rejected, stream);
-    else portable::split(in, first, n, s, kept, rejected, stream);
+                    bool stream, const T* next, std::uint64_t next_index) {
+    if constexpr (ISA::template has_if<T>) ISA::split_if(in, n, s.pred, kept, rejected, stream, next);
+    else portable::split(in, first, n, s, kept, rejected, stream, next, next_index);
   }
   // The lanes are folded left to right here, in portable code.
   template <class T, class Op>
@@ -62,9 +66,9 @@ struct simd_kernels {
     }
   }
   template <class T, class Op>
-  static void scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, Op& op, bool stream) {
-    if constexpr (ISA::template has_reduce<T, Op>) ISA::template scan<T, Op>(in, out, n, carry, inclusive, stream);
-    else portable::scan(in, out, n, carry, inclusive, op, stream);
+  static void scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, Op& op, bool stream, const T* next) {
+    if constexpr (ISA::template has_reduce<T, Op>) ISA::template scan<T, Op>(in, out, n, carry, inclusive, stream, next);
+    else portable::scan(in, out, n, carry, inclusive, op, stream, next);
   }
 };
 

@@ -11,24 +11,26 @@
 
 namespace sluice::cpu_simd {
 
+// `ahead`: where this thread's next block starts (its flags for the flag kernels); the move kernels prefetch it
+// into L2 at the pace they read, so that the next count finds it in cache.
 #define SLUICE_CPU_ISA_KERNELS                                                                                  \
   static std::uint64_t count_flags(const std::uint8_t* flags, std::uint64_t n);                                 \
   template <std::size_t S>                                                                                      \
-  static void compact_flags(const void* in, const std::uint8_t* flags, std::uint64_t n, void* out, bool stream); \
+  static void compact_flags(const void* in, const std::uint8_t* flags, std::uint64_t n, void* out, bool stream, const void* ahead); \
   template <std::size_t S>                                                                                      \
   static void split_flags(const void* in, const std::uint8_t* flags, std::uint64_t n, void* kept, void* rejected, \
-                          bool stream);                                                                         \
+                          bool stream, const void* ahead);                                                      \
   template <class T>                                                                                            \
   static std::uint64_t count_if(const T* in, std::uint64_t n, threshold<T> p);                                  \
   template <class T>                                                                                            \
-  static void compact_if(const T* in, std::uint64_t n, threshold<T> p, T* out, bool stream);                    \
+  static void compact_if(const T* in, std::uint64_t n, threshold<T> p, T* out, bool stream, const void* ahead);  \
   template <class T>                                                                                            \
-  static void split_if(const T* in, std::uint64_t n, threshold<T> p, T* kept, T* rejected, bool stream);        \
+  static void split_if(const T* in, std::uint64_t n, threshold<T> p, T* kept, T* rejected, bool stream, const void* ahead); \
   /* lanes[0 .. 64 / sizeof(T)): per-lane folds of in[0, n), identity where a lane saw nothing */               \
   template <class T, class Op>                                                                                  \
   static void reduce_lanes(const T* in, std::uint64_t n, T* lanes);                                             \
   template <class T, class Op>                                                                                  \
-  static void scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream);
+  static void scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream, const void* ahead);
 
 struct avx512 {
   static constexpr int lane_bytes = 64;

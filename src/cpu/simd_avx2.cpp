@@ -112,24 +112,26 @@ unsigned flag_mask(const u8* f, int r) {
   return ~static_cast<unsigned>(_mm_movemask_epi8(eq)) & ((1u << r) - 1);
 }
 
-template <std::size_t S, class MaskOf>
-void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of) {
+template <std::size_t S, class MaskOf, class Ahead>
+void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of, Ahead ahead) {
   constexpr int L = lanes<S>;
   line_writer w(out, stream);
   for (u64 i = 0; i < n; i += L) {
     const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
+    ahead(i);
     const __m256i x = load<S>(in + i * S, r);
     const unsigned m = mask_of(i, r, x) & ((1u << r) - 1);
     w.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
   }
   w.finish();
 }
-template <std::size_t S, class MaskOf>
-void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskOf mask_of) {
+template <std::size_t S, class MaskOf, class Ahead>
+void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskOf mask_of, Ahead ahead) {
   constexpr int L = lanes<S>;
   line_writer k(kept, stream), j(rejected, stream);
   for (u64 i = 0; i < n; i += L) {
     const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
+    ahead(i);
     const __m256i x = load<S>(in + i * S, r);
     const unsigned all = (1u << r) - 1, m = mask_of(i, r, x) & all;
     k.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
@@ -232,16 +234,16 @@ std::uint64_t avx2::count_flags(const std::uint8_t* f, std::uint64_t n) {
 }
 
 template <std::size_t S>
-void avx2::compact_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* out, bool stream) {
+void avx2::compact_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* out, bool stream, const void* ahead) {
   if constexpr (has_flags<S>)
     compress_block<S>(static_cast<const u8*>(in), n, static_cast<u8*>(out), stream,
-                      [f](u64 i, int r, __m256i) { return flag_mask<lanes<S>>(f + i, r); });
+                      [f](u64 i, int r, __m256i) { return flag_mask<lanes<S>>(f + i, r); }, ahead_of(ahead, 1));
 }
 template <std::size_t S>
-void avx2::split_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* kept, void* rejected, bool stream) {
+void avx2::split_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* kept, void* rejected, bool stream, const void* ahead) {
   if constexpr (has_flags<S>)
     split_block<S>(static_cast<const u8*>(in), n, static_cast<u8*>(kept), static_cast<u8*>(rejected), stream,
-                   [f](u64 i, int r, __m256i) { return flag_mask<lanes<S>>(f + i, r); });
+                   [f](u64 i, int r, __m256i) { return flag_mask<lanes<S>>(f + i, r); }, ahead_of(ahead, 1));
 }
 
 template <class T>
@@ -260,21 +262,21 @@ std::uint64_t avx2::count_if(const T* in, std::uint64_t n, threshold<T> p) {
   });
 }
 template <class T>
-void avx2::compact_if(const T* in, std::uint64_t n, threshold<T> p, T* out, bool stream) {
+void avx2::compact_if(const T* in, std::uint64_t n, threshold<T> p, T* out, bool stream, const void* ahead) {
   with_compare(p, [&](auto c) {
     constexpr compare C = decltype(c)::value;
     const __m256i v = splat(p.value);
     compress_block<sizeof(T)>(reinterpret_cast<const u8*>(in), n, reinterpret_cast<u8*>(out), stream,
-                              [v](u64, int, __m256i x) { return cmp_mask<T, C>(x, v); });
+                              [v](u64, int, __m256i x) { return cmp_mask<T, C>(x, v); }, ahead_of(ahead, sizeof(T)));
   });
 }
 template <class T>
-void avx2::split_if(const T* in, std::uint64_t n, threshold<T> p, T* kept, T* rejected, bool stream) {
+void avx2::split_if(const T* in, std::uint64_t n, threshold<T> p, T* kept, T* rejected, bool stream, const void* ahead) {
   with_compare(p, [&](auto c) {
     constexpr compare C = decltype(c)::value;
     const __m256i v = splat(p.value);
     split_block<sizeof(T)>(reinterpret_cast<const u8*>(in), n, reinterpret_cast<u8*>(kept), reinterpret_cast<u8*>(rejected),
-                           stream, [v](u64, int, __m256i x) { return cmp_mask<T, C>(x, v); });
+                           stream, [v](u64, int, __m256i x) { return cmp_mask<T, C>(x, v); }, ahead_of(ahead, sizeof(T)));
   });
 }
 
@@ -301,14 +303,16 @@ void avx2::reduce_lanes(const T* in, std::uint64_t n, T* lanes_out) {
 }
 
 template <class T, class Op>
-void avx2::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream) {
+void avx2::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream, const void* ahead) {
   constexpr int L = lanes<sizeof(T)>;
   line_writer w(out, stream);
   const auto* b = reinterpret_cast<const u8*>(in);
   bool has = carry != nullptr;
   __m256i c = has ? splat(*carry) : _mm256_setzero_si256();
+  const ahead_t next = ahead_of(ahead, sizeof(T));
   for (u64 i = 0; i < n; i += L) {
     const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
+    next(i);
     __m256i x = lane_scan<T, Op>(load<sizeof(T)>(b + i * sizeof(T), r));
     if (has) x = vop<T, Op>(c, x);
     w.put(inclusive ? x : shift_in<T>(x, c), static_cast<unsigned>(r * sizeof(T)));
@@ -319,18 +323,18 @@ void avx2::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclu
 }
 
 #define SLUICE_AVX2_SIZE(S)                                                                                    \
-  template void avx2::compact_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, bool);           \
-  template void avx2::split_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, void*, bool);
+  template void avx2::compact_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, bool, const void*);           \
+  template void avx2::split_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, void*, bool, const void*);
 SLUICE_AVX2_SIZE(4) SLUICE_AVX2_SIZE(8)
 #define SLUICE_AVX2_IF(T)                                                                                      \
   template std::uint64_t avx2::count_if<T>(const T*, std::uint64_t, threshold<T>);                              \
-  template void avx2::compact_if<T>(const T*, std::uint64_t, threshold<T>, T*, bool);                           \
-  template void avx2::split_if<T>(const T*, std::uint64_t, threshold<T>, T*, T*, bool);
+  template void avx2::compact_if<T>(const T*, std::uint64_t, threshold<T>, T*, bool, const void*);                           \
+  template void avx2::split_if<T>(const T*, std::uint64_t, threshold<T>, T*, T*, bool, const void*);
 SLUICE_AVX2_IF(std::int32_t) SLUICE_AVX2_IF(std::uint32_t) SLUICE_AVX2_IF(std::int64_t) SLUICE_AVX2_IF(std::uint64_t)
 SLUICE_AVX2_IF(float) SLUICE_AVX2_IF(double)
 #define SLUICE_AVX2_OP(T, Op)                                                                                  \
   template void avx2::reduce_lanes<T, Op>(const T*, std::uint64_t, T*);                                         \
-  template void avx2::scan<T, Op>(const T*, T*, std::uint64_t, const T*, bool, bool);
+  template void avx2::scan<T, Op>(const T*, T*, std::uint64_t, const T*, bool, bool, const void*);
 #define SLUICE_AVX2_OPS(T) SLUICE_AVX2_OP(T, sum) SLUICE_AVX2_OP(T, product) SLUICE_AVX2_OP(T, minimum) SLUICE_AVX2_OP(T, maximum)
 SLUICE_AVX2_OPS(std::int32_t) SLUICE_AVX2_OPS(std::uint32_t) SLUICE_AVX2_OPS(float) SLUICE_AVX2_OPS(double)
 SLUICE_AVX2_OP(std::int64_t, sum) SLUICE_AVX2_OP(std::uint64_t, sum)

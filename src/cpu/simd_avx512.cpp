@@ -101,13 +101,14 @@ __m512i compress(u64 m, __m512i x) {
 }
 
 // The compaction and the split of one block; mask_of(element index, lanes present, vector) gives the kept lanes.
-template <std::size_t S, class MaskOf>
-void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of) {
+template <std::size_t S, class MaskOf, class Ahead>
+void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of, Ahead ahead) {
   constexpr int L = lanes<S>;
   line_writer w(out, stream);
   u64 i = 0;
   for (; i + L <= n; i += L) {
     prefetch(in + i * S);
+    ahead(i);
     const __m512i x = _mm512_loadu_si512(in + i * S);
     const u64 m = mask_of(i, L, x);
     w.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
@@ -121,13 +122,14 @@ void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of) {
   w.finish();
 }
 
-template <std::size_t S, class MaskOf>
-void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskOf mask_of) {
+template <std::size_t S, class MaskOf, class Ahead>
+void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskOf mask_of, Ahead ahead) {
   constexpr int L = lanes<S>;
   line_writer k(kept, stream), j(rejected, stream);
   for (u64 i = 0; i < n; i += L) {
     const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
     prefetch(in + i * S);
+    ahead(i);
     const __m512i x = r == L ? _mm512_loadu_si512(in + i * S) : load_bytes(in + i * S, static_cast<int>(r * S));
     const u64 all = low_bits(r), m = mask_of(i, r, x) & all;
     k.put(compress<S>(m, x), static_cast<unsigned>(popcount(m) * S));
@@ -245,14 +247,14 @@ std::uint64_t avx512::count_flags(const std::uint8_t* f, std::uint64_t n) {
 }
 
 template <std::size_t S>
-void avx512::compact_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* out, bool stream) {
+void avx512::compact_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* out, bool stream, const void* ahead) {
   compress_block<S>(static_cast<const u8*>(in), n, static_cast<u8*>(out), stream,
-                    [f](u64 i, int r, __m512i) { return flag_mask<lanes<S>>(f + i, r); });
+                    [f](u64 i, int r, __m512i) { return flag_mask<lanes<S>>(f + i, r); }, ahead_of(ahead, 1));
 }
 template <std::size_t S>
-void avx512::split_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* kept, void* rejected, bool stream) {
+void avx512::split_flags(const void* in, const std::uint8_t* f, std::uint64_t n, void* kept, void* rejected, bool stream, const void* ahead) {
   split_block<S>(static_cast<const u8*>(in), n, static_cast<u8*>(kept), static_cast<u8*>(rejected), stream,
-                 [f](u64 i, int r, __m512i) { return flag_mask<lanes<S>>(f + i, r); });
+                 [f](u64 i, int r, __m512i) { return flag_mask<lanes<S>>(f + i, r); }, ahead_of(ahead, 1));
 }
 
 template <class T>
@@ -272,21 +274,21 @@ std::uint64_t avx512::count_if(const T* in, std::uint64_t n, threshold<T> p) {
   });
 }
 template <class T>
-void avx512::compact_if(const T* in, std::uint64_t n, threshold<T> p, T* out, bool stream) {
+void avx512::compact_if(const T* in, std::uint64_t n, threshold<T> p, T* out, bool stream, const void* ahead) {
   with_compare(p, [&](auto c) {
     constexpr compare C = decltype(c)::value;
     const __m512i v = splat(p.value);
     compress_block<sizeof(T)>(reinterpret_cast<const u8*>(in), n, reinterpret_cast<u8*>(out), stream,
-                              [v](u64, int, __m512i x) { return cmp_mask<T, C>(x, v); });
+                              [v](u64, int, __m512i x) { return cmp_mask<T, C>(x, v); }, ahead_of(ahead, sizeof(T)));
   });
 }
 template <class T>
-void avx512::split_if(const T* in, std::uint64_t n, threshold<T> p, T* kept, T* rejected, bool stream) {
+void avx512::split_if(const T* in, std::uint64_t n, threshold<T> p, T* kept, T* rejected, bool stream, const void* ahead) {
   with_compare(p, [&](auto c) {
     constexpr compare C = decltype(c)::value;
     const __m512i v = splat(p.value);
     split_block<sizeof(T)>(reinterpret_cast<const u8*>(in), n, reinterpret_cast<u8*>(kept), reinterpret_cast<u8*>(rejected),
-                           stream, [v](u64, int, __m512i x) { return cmp_mask<T, C>(x, v); });
+                           stream, [v](u64, int, __m512i x) { return cmp_mask<T, C>(x, v); }, ahead_of(ahead, sizeof(T)));
   });
 }
 
@@ -317,12 +319,13 @@ void avx512::reduce_lanes(const T* in, std::uint64_t n, T* lanes_out) {
 // on where out lies). When out is on a 64-byte line they are stored straight to it (non-temporal when
 // streaming); otherwise through the line writer.
 template <class T, class Op>
-void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream) {
+void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, bool stream, const void* ahead) {
   constexpr int L = 64 / sizeof(T);
   const auto* b = reinterpret_cast<const u8*>(in);
   auto* o = reinterpret_cast<u8*>(out);
   bool has = carry != nullptr;
   __m512i c = has ? splat(*carry) : _mm512_setzero_si512();
+  const ahead_t next = ahead_of(ahead, sizeof(T));
   auto step = [&](__m512i x, int r) {  // the next r <= L outputs
     x = lane_scan<T, Op>(x);
     if (has) x = vop<T, Op>(c, x);
@@ -335,6 +338,7 @@ void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inc
   if (reinterpret_cast<std::uintptr_t>(out) % 64 == 0) {
     for (; i + L <= n; i += L) {
       prefetch(b + i * sizeof(T));
+      next(i);
       const __m512i y = step(_mm512_loadu_si512(b + i * sizeof(T)), L);
       if (stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(o + i * sizeof(T)), y);
       else _mm512_store_si512(o + i * sizeof(T), y);
@@ -351,6 +355,7 @@ void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inc
     for (; i < n; i += L) {
       const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L, bytes = r * static_cast<int>(sizeof(T));
       prefetch(b + i * sizeof(T));
+      next(i);
       w.put(step(load_bytes(b + i * sizeof(T), bytes), r), static_cast<unsigned>(bytes));
     }
     w.finish();
@@ -365,6 +370,7 @@ void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inc
   __m512i prev = _mm512_setzero_si512();
   for (; i + L <= n; i += L) {
     prefetch(b + i * sizeof(T));
+    next(i);
     const __m512i y = step(_mm512_loadu_si512(b + i * sizeof(T)), L);
     if (i == 0) {
       _mm512_mask_storeu_epi8(o, low_bits((L - h) * S), y);
@@ -386,18 +392,18 @@ void avx512::scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inc
 
 // ---- what the library uses ----
 #define SLUICE_AVX512_SIZE(S)                                                                                  \
-  template void avx512::compact_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, bool);         \
-  template void avx512::split_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, void*, bool);
+  template void avx512::compact_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, bool, const void*);         \
+  template void avx512::split_flags<S>(const void*, const std::uint8_t*, std::uint64_t, void*, void*, bool, const void*);
 SLUICE_AVX512_SIZE(1) SLUICE_AVX512_SIZE(2) SLUICE_AVX512_SIZE(4) SLUICE_AVX512_SIZE(8) SLUICE_AVX512_SIZE(16)
 #define SLUICE_AVX512_IF(T)                                                                                    \
   template std::uint64_t avx512::count_if<T>(const T*, std::uint64_t, threshold<T>);                            \
-  template void avx512::compact_if<T>(const T*, std::uint64_t, threshold<T>, T*, bool);                         \
-  template void avx512::split_if<T>(const T*, std::uint64_t, threshold<T>, T*, T*, bool);
+  template void avx512::compact_if<T>(const T*, std::uint64_t, threshold<T>, T*, bool, const void*);                         \
+  template void avx512::split_if<T>(const T*, std::uint64_t, threshold<T>, T*, T*, bool, const void*);
 SLUICE_AVX512_IF(std::uint8_t) SLUICE_AVX512_IF(std::int32_t) SLUICE_AVX512_IF(std::uint32_t)
 SLUICE_AVX512_IF(std::int64_t) SLUICE_AVX512_IF(std::uint64_t) SLUICE_AVX512_IF(float) SLUICE_AVX512_IF(double)
 #define SLUICE_AVX512_OP(T, Op)                                                                                \
   template void avx512::reduce_lanes<T, Op>(const T*, std::uint64_t, T*);                                       \
-  template void avx512::scan<T, Op>(const T*, T*, std::uint64_t, const T*, bool, bool);
+  template void avx512::scan<T, Op>(const T*, T*, std::uint64_t, const T*, bool, bool, const void*);
 #define SLUICE_AVX512_OPS(T) SLUICE_AVX512_OP(T, sum) SLUICE_AVX512_OP(T, product) SLUICE_AVX512_OP(T, minimum) SLUICE_AVX512_OP(T, maximum)
 SLUICE_AVX512_OPS(std::int32_t) SLUICE_AVX512_OPS(std::uint32_t) SLUICE_AVX512_OPS(std::int64_t)
 SLUICE_AVX512_OPS(std::uint64_t) SLUICE_AVX512_OPS(float) SLUICE_AVX512_OPS(double)

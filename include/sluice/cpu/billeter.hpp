@@ -36,11 +36,11 @@ std::uint64_t billeter_compact(int threads, std::span<const T> in, std::span<T> 
   std::uint64_t total = 0;
   three_phase<std::uint64_t>(threads_for<T>(threads, n), n, block_elements<T>(), nullptr, std::plus<>{},
       [&](std::uint64_t b, std::uint64_t e) { return K::count(in.data() + b, b, e - b, sel); },
-      [&](std::uint64_t b, std::uint64_t e, const std::uint64_t* before, std::uint64_t self) {
+      [&](std::uint64_t b, std::uint64_t e, const std::uint64_t* before, std::uint64_t self, std::uint64_t next) {
         const std::uint64_t o = before ? *before : 0;
         if (e == n) total = o + self;  // the last block knows the total
         if (self == 0 || o >= cap) return;
-        if (o + self <= cap) K::compact(in.data() + b, b, e - b, sel, out.data() + o, stream);
+        if (o + self <= cap) K::compact(in.data() + b, b, e - b, sel, out.data() + o, stream, next < n ? in.data() + next : nullptr, next);
         else portable_kernels::compact_capped(in.data() + b, b, e - b, sel, out.data() + o, cap - o);
       });
   return total;

@@ -15,8 +15,8 @@ void billeter_scan(int threads, std::span<const T> in, std::span<T> out, bool in
   const bool stream = n * sizeof(T) >= billeter_tuning::stream_bytes;
   three_phase<T>(threads_for<T>(threads, n), n, block_elements<T>(), inclusive ? nullptr : &init, op,
       [&](std::uint64_t b, std::uint64_t e) { return K::reduce(in.data() + b, e - b, op); },
-      [&](std::uint64_t b, std::uint64_t e, const T* before, const T&) {
-        K::scan(in.data() + b, out.data() + b, e - b, before, inclusive, op, stream);
+      [&](std::uint64_t b, std::uint64_t e, const T* before, const T&, std::uint64_t next) {
+        K::scan(in.data() + b, out.data() + b, e - b, before, inclusive, op, stream, next < n ? in.data() + next : nullptr);
       });
 }
 

@@ -20,12 +20,15 @@ struct portable_kernels {
     for (std::uint64_t i = 0; i < n && k < cap; ++i)
       if (sel(first + i, in[i])) out[k++] = in[i];
   }
+  // The trailing arguments (stream, and where the next block starts: element pointer and index) are hints the
+  // SIMD kernels use; here they change nothing.
   template <class T, class Sel>
-  static void compact(const T* in, std::uint64_t first, std::uint64_t n, Sel& sel, T* out, bool) {
+  static void compact(const T* in, std::uint64_t first, std::uint64_t n, Sel& sel, T* out, bool, const T*, std::uint64_t) {
     compact_capped(in, first, n, sel, out, ~std::uint64_t{0});
   }
   template <class T, class Sel>
-  static void split(const T* in, std::uint64_t first, std::uint64_t n, Sel& sel, T* kept, T* rejected, bool) {
+  static void split(const T* in, std::uint64_t first, std::uint64_t n, Sel& sel, T* kept, T* rejected, bool, const T*,
+                    std::uint64_t) {
     for (std::uint64_t i = 0; i < n; ++i) {
       if (sel(first + i, in[i])) *kept++ = in[i];
       else *rejected++ = in[i];
@@ -41,7 +44,7 @@ struct portable_kernels {
   // out[i] = carry op in[0] op ... op in[i] (inclusive) or carry op in[0] op ... op in[i-1] (exclusive, where
   // carry is never null). in == out allowed.
   template <class T, class Op>
-  static void scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, Op& op, bool) {
+  static void scan(const T* in, T* out, std::uint64_t n, const T* carry, bool inclusive, Op& op, bool, const T*) {
     if (n == 0) return;
     std::uint64_t i = 0;
     T acc = carry ? *carry : in[0];

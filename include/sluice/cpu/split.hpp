@@ -22,9 +22,9 @@ std::uint64_t split_partition(int threads, std::span<const T> in, std::span<T> o
   const bool stream = n * sizeof(T) >= billeter_tuning::stream_bytes;
   three_phase<std::uint64_t>(P, n, block, nullptr, std::plus<>{},
       [&](std::uint64_t b, std::uint64_t e) { return K::count(in.data() + b, b, e - b, sel); },
-      [&](std::uint64_t b, std::uint64_t e, const std::uint64_t* before, std::uint64_t) {
+      [&](std::uint64_t b, std::uint64_t e, const std::uint64_t* before, std::uint64_t, std::uint64_t next) {
         const std::uint64_t o = before ? *before : 0;
-        K::split(in.data() + b, b, e - b, sel, out.data() + o, out.data() + *kept + (b - o), stream);
+        K::split(in.data() + b, b, e - b, sel, out.data() + o, out.data() + *kept + (b - o), stream, next < n ? in.data() + next : nullptr, next);
       });
   return *kept;
 }

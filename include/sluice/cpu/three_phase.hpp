@@ -30,8 +30,10 @@ inline void relax(unsigned& spins) {
 }  // namespace detail_three_phase
 
 // reduce(b, e) -> V: the aggregate of [b, e).
-// move(b, e, before, self): write [b, e) given `before`, the aggregate of init and [0, b) (nullptr when there
-// is neither), and `self`, the block's own aggregate from reduce.
+// move(b, e, before, self, next): write [b, e) given `before`, the aggregate of init and [0, b) (nullptr when
+// there is neither), and `self`, the block's own aggregate from reduce; `next` is where this thread's next
+// block starts (n: none), for the move to prefetch while it writes, so that the next count reads from cache
+// and a core's reads and writes overlap.
 // Prefixes are combined block by block, left to right, whatever P is: a floating-point result depends on
 // `block` only.
 template <class V, class Op, class Reduce, class Move>
@@ -79,7 +81,8 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
         }
         s.slots[blk].inclusive = before ? (*s.op)(*before, self) : self;
         s.slots[blk].ready.store(true, std::memory_order_release);
-        (*s.move)(b, e, before ? &*before : nullptr, self);  // move
+        const std::uint64_t next = (blk + nt) * s.block < s.n ? (blk + nt) * s.block : s.n;
+        (*s.move)(b, e, before ? &*before : nullptr, self, next);  // move
       } catch (...) {
         s.fail();
         return;
