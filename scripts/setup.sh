@@ -9,6 +9,8 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
 [ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
 command -v clang++ >/dev/null || missing+=(clang)  # the libFuzzer target (scripts/fuzz.sh)
+# OpenMP (the CPU backend's threads): libgomp comes with g++; clang (the fuzz build) needs LLVM's libomp.
+{ [ -f /usr/include/omp.h ] || ls /usr/lib/llvm-*/lib/clang/*/include/omp.h >/dev/null 2>&1; } || missing+=(libomp-dev)
 # tbb::parallel_scan and std::execution::par in `sluice bench --device cpu`; libstdc++'s parallel algorithms run on it.
 [ -f /usr/include/oneapi/tbb.h ] || [ -f /usr/include/tbb/tbb.h ] || missing+=(libtbb-dev)
 if [ ${#missing[@]} -gt 0 ]; then
