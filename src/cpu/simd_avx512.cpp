@@ -100,11 +100,88 @@ __m512i compress(u64 m, __m512i x) {
   }
 }
 
-// The compaction and the split of one block; mask_of(element index, lanes present, vector) gives the kept lanes.
-template <std::size_t S, class MaskOf, class Ahead>
-void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of, Ahead ahead) {
-  constexpr int L = lanes<S>;
+// The line writer for 4- and 8-byte elements at an element-aligned output, without a stage in memory: the
+// pending line stays in a register, a new compressed vector is appended by one two-source permute, and
+// what overflows a completed line is shifted down by one permute.
+template <std::size_t S>
+class register_line {
+  static_assert(S == 4 || S == 8);
+  static constexpr int L = static_cast<int>(64 / S);
+
+ public:
+  register_line(void* dst, bool stream) : stream_(stream) {
+    const auto a = reinterpret_cast<std::uintptr_t>(dst);
+    line_ = reinterpret_cast<u8*>(a & ~std::uintptr_t{63});
+    head_ = fill_ = static_cast<int>((a & 63) / S);
+  }
+  void put(__m512i c, unsigned bytes) {
+    const int k = static_cast<int>(bytes / S);
+    // lane j: j < fill ? pending[j] : c[j - fill], i.e. index j + (j < fill ? 0 : L - fill) of (pending, c)
+    const __m512i joined = permute2(pending_, with_offset(static_cast<u64>(~low_bits(fill_)), L - fill_), c);
+    if (fill_ + k < L) {
+      pending_ = joined;
+      fill_ += k;
+      return;
+    }
+    if (head_ != 0) {  // the first line is partly another thread's
+      _mm512_mask_storeu_epi8(line_, low_bits(64) & ~low_bits(head_ * static_cast<int>(S)), joined);
+      head_ = 0;
+    } else if (stream_) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(line_), joined);
+    } else {
+      _mm512_store_si512(line_, joined);
+    }
+    line_ += 64;
+    pending_ = permute1(with_offset(~u64{0}, L - fill_), c);  // c[L - fill ...] down to lane 0
+    fill_ = fill_ + k - L;
+  }
+  void finish() {
+    if (fill_ > head_)
+      _mm512_mask_storeu_epi8(line_, low_bits(fill_ * static_cast<int>(S)) & ~low_bits(head_ * static_cast<int>(S)), pending_);
+    if (stream_) _mm_sfence();
+  }
+
+ private:
+  static __m512i with_offset(u64 lanes_mask, int offset) {  // iota, plus offset in the lanes of the mask
+    if constexpr (S == 4)
+      return _mm512_mask_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                   static_cast<__mmask16>(lanes_mask),
+                                   _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm512_set1_epi32(offset));
+    else
+      return _mm512_mask_add_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), static_cast<__mmask8>(lanes_mask),
+                                   _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi64(offset));
+  }
+  static __m512i permute2(__m512i a, __m512i idx, __m512i b) {
+    if constexpr (S == 4) return _mm512_permutex2var_epi32(a, idx, b);
+    else return _mm512_permutex2var_epi64(a, idx, b);
+  }
+  static __m512i permute1(__m512i idx, __m512i a) {
+    if constexpr (S == 4) return _mm512_permutexvar_epi32(idx, a);
+    else return _mm512_permutexvar_epi64(idx, a);
+  }
+  __m512i pending_ = _mm512_setzero_si512();
+  u8* line_;
+  int head_, fill_;
+  bool stream_;
+};
+
+// Calls f with the writer of out: the register line where it applies, else the line writer.
+template <std::size_t S, class F>
+void with_writer(u8* out, bool stream, F&& f) {
+  if constexpr (S == 4 || S == 8) {
+    if (reinterpret_cast<std::uintptr_t>(out) % S == 0) {
+      register_line<S> w(out, stream);
+      f(w);
+      return;
+    }
+  }
   line_writer w(out, stream);
+  f(w);
+}
+
+template <std::size_t S, class Writer, class MaskOf, class Ahead>
+void compress_with(const u8* in, u64 n, Writer& w, MaskOf& mask_of, Ahead& ahead) {
+  constexpr int L = lanes<S>;
   u64 i = 0;
   for (; i + L <= n; i += L) {
     prefetch(in + i * S);
@@ -122,10 +199,14 @@ void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of, A
   w.finish();
 }
 
+// The compaction and the split of one block; mask_of(element index, lanes present, vector) gives the kept lanes.
 template <std::size_t S, class MaskOf, class Ahead>
-void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskOf mask_of, Ahead ahead) {
+void compress_block(const u8* in, u64 n, u8* out, bool stream, MaskOf mask_of, Ahead ahead) {
+  with_writer<S>(out, stream, [&](auto& w) { compress_with<S>(in, n, w, mask_of, ahead); });
+}
+template <std::size_t S, class K, class J, class MaskOf, class Ahead>
+void split_with(const u8* in, u64 n, K& k, J& j, MaskOf& mask_of, Ahead& ahead) {
   constexpr int L = lanes<S>;
-  line_writer k(kept, stream), j(rejected, stream);
   for (u64 i = 0; i < n; i += L) {
     const int r = n - i < static_cast<u64>(L) ? static_cast<int>(n - i) : L;
     prefetch(in + i * S);
@@ -137,6 +218,12 @@ void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskO
   }
   k.finish();
   j.finish();
+}
+template <std::size_t S, class MaskOf, class Ahead>
+void split_block(const u8* in, u64 n, u8* kept, u8* rejected, bool stream, MaskOf mask_of, Ahead ahead) {
+  with_writer<S>(kept, stream, [&](auto& k) {
+    with_writer<S>(rejected, stream, [&](auto& j) { split_with<S>(in, n, k, j, mask_of, ahead); });
+  });
 }
 
 // ---- the threshold predicates, lane by lane ----
