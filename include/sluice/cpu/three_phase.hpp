@@ -107,7 +107,9 @@ std::optional<V> blocked_reduce(int threads, std::uint64_t n, std::uint64_t bloc
   } s{n, block, blocks, &reduce, std::vector<std::optional<V>>(blocks), {}};
   cpu_backend::run_parallel(P, [](void* ctx, int t, int nt) {
     auto& s = *static_cast<shared_t*>(ctx);
-    for (std::uint64_t blk = t; blk < s.blocks; blk += nt) {
+    // A contiguous run of blocks per thread: each thread streams through its own part of memory.
+    const std::uint64_t first = s.blocks * t / nt, last = s.blocks * (t + 1) / nt;
+    for (std::uint64_t blk = first; blk < last; ++blk) {
       const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
       try {
         s.part[blk] = (*s.reduce)(b, e);
