@@ -5,6 +5,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "reference/reference.hpp"
 #include "sluice/sluice.hpp"
 #include "verify/staging.hpp"
+#include "verify/verify.hpp"
 
 namespace {
 
@@ -27,6 +29,31 @@ using verify::same_bits;
 template <class T>
 bool same(const std::vector<T>& a, const std::vector<T>& b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), same_bits<T>);
+}
+
+// Float sums of the CPU default associate by blocks and SIMD lanes: against the left fold they are checked
+// within verify's tolerance, on inputs whose sums stay far from overflow (the serial variant is checked bit
+// for bit on every input).
+template <class T>
+bool sums_close(const std::vector<T>& in, const std::vector<T>& got, bool inclusive, T init) {
+  long double exact = inclusive ? 0.0L : static_cast<long double>(init), scale = std::fabs(exact);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (!inclusive && std::fabs(static_cast<long double>(got[i]) - exact) > verify::f32_tolerance * (scale > 0 ? scale : 1)) return false;
+    exact += in[i];
+    scale += std::fabs(static_cast<long double>(in[i]));
+    if (inclusive && std::fabs(static_cast<long double>(got[i]) - exact) > verify::f32_tolerance * (scale > 0 ? scale : 1)) return false;
+  }
+  return true;
+}
+template <class T>
+bool tame(const std::vector<T>& in, T init) {  // finite, and no partial sum anywhere near overflow
+  long double s = std::fabs(static_cast<long double>(init));
+  if (!std::isfinite(init)) return false;
+  for (T x : in) {
+    if (!std::isfinite(x)) return false;
+    s += std::fabs(static_cast<long double>(x));
+  }
+  return s < 1e30L;
 }
 
 template <class T>
@@ -60,19 +87,38 @@ void data_case(FuzzedDataProvider& p, int what) {
   std::vector<T> in(n);
   const bool few = p.ConsumeBool();  // few distinct values: long runs
   for (auto& x : in) x = few ? static_cast<T>(p.ConsumeIntegralInRange<int>(0, 3)) : value<T>(p);
+  constexpr bool fp = std::is_floating_point_v<T>;
+  const options exact = fp ? options{device::cpu, "serial"} : cpu;  // the left fold, for floats
   switch (what) {
     case 0: {  // reduce
-      const T got = sluice::reduce(in, T{}, sum{}, cpu);
+      const T got = sluice::reduce(in, T{}, sum{}, exact);
       if (!same_bits(got, reference::reduce(in, T{}, sum{}))) fail("reduce differs from the reference");
+      if constexpr (fp) {
+        if (tame(in, T{})) {
+          const T got_default = sluice::reduce(in, T{}, sum{}, cpu);
+          long double e = 0, sc = 0;
+          for (T x : in) e += x, sc += std::fabs(static_cast<long double>(x));
+          if (std::fabs(static_cast<long double>(got_default) - e) > verify::f32_tolerance * (sc > 0 ? sc : 1))
+            fail("reduce beyond tolerance");
+        }
+      }
       break;
     }
     case 1: {  // inclusive and exclusive scan
       std::vector<T> out(n);
-      sluice::inclusive_scan(in, out, sum{}, cpu);
+      sluice::inclusive_scan(in, out, sum{}, exact);
       if (!same(out, reference::inclusive_scan(in, sum{}))) fail("inclusive_scan differs from the reference");
       const T init = value<T>(p);
-      sluice::exclusive_scan(in, out, init, sum{}, cpu);
+      sluice::exclusive_scan(in, out, init, sum{}, exact);
       if (!same(out, reference::exclusive_scan(in, init, sum{}))) fail("exclusive_scan differs from the reference");
+      if constexpr (fp) {
+        if (tame(in, init)) {
+          sluice::inclusive_scan(in, out, sum{}, cpu);
+          if (!sums_close(in, out, true, T{})) fail("inclusive_scan beyond tolerance");
+          sluice::exclusive_scan(in, out, init, sum{}, cpu);
+          if (!sums_close(in, out, false, init)) fail("exclusive_scan beyond tolerance");
+        }
+      }
       break;
     }
     default: {  // compact, compact_unordered, partition_flagged, with an output of fuzzed capacity

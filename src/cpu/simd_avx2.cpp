@@ -200,13 +200,19 @@ __m256i vop(__m256i a, __m256i b) {
 // Inclusive prefix of the lanes: shifted combines, lanes below the shift kept.
 template <class T, class Op>
 __m256i lane_scan(__m256i x) {
+  // (the combines go through a variable: clang's _mm256_blend_epi32 is a macro, and vop<T, Op> has a comma)
   if constexpr (sizeof(T) == 4) {
-    x = _mm256_blend_epi32(vop<T, Op>(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), x), x, 0x01);
-    x = _mm256_blend_epi32(vop<T, Op>(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5)), x), x, 0x03);
-    x = _mm256_blend_epi32(vop<T, Op>(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3)), x), x, 0x0F);
+    __m256i y = vop<T, Op>(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), x);
+    x = _mm256_blend_epi32(y, x, 0x01);
+    y = vop<T, Op>(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 0, 0, 1, 2, 3, 4, 5)), x);
+    x = _mm256_blend_epi32(y, x, 0x03);
+    y = vop<T, Op>(_mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 0, 0, 0, 0, 1, 2, 3)), x);
+    x = _mm256_blend_epi32(y, x, 0x0F);
   } else {
-    x = _mm256_blend_epi32(vop<T, Op>(_mm256_permute4x64_epi64(x, 0x90), x), x, 0x03);
-    x = _mm256_blend_epi32(vop<T, Op>(_mm256_permute4x64_epi64(x, 0x40), x), x, 0x0F);
+    __m256i y = vop<T, Op>(_mm256_permute4x64_epi64(x, 0x90), x);
+    x = _mm256_blend_epi32(y, x, 0x03);
+    y = vop<T, Op>(_mm256_permute4x64_epi64(x, 0x40), x);
+    x = _mm256_blend_epi32(y, x, 0x0F);
   }
   return x;
 }
