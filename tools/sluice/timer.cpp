@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sluice/config.hpp"
+#include "sluice/cpu/backend.hpp"
 #include "sluice/cuda/backend.hpp"
 #if SLUICE_HAS_CUDA
 #include <cuda_runtime.h>
@@ -55,14 +56,7 @@ timing time_median(device d, int reps, const std::function<void()>& f, const std
 }
 
 int cpu_threads() {
-  static const int threads = [] {
-    if (const char* s = std::getenv("SLUICE_CPU_THREADS")) {
-      char* end = nullptr;
-      const long v = std::strtol(s, &end, 10);
-      if (end != s && *end == '\0' && v > 0 && v <= 4096) return static_cast<int>(v);
-    }
-    return omp_get_max_threads();
-  }();
+  static const int threads = cpu_backend::default_threads();  // the CPU backend's own default, the same threads
   return threads;
 }
 
