@@ -1,5 +1,6 @@
 // Device detection, pointer checks, device memory and the scratch pool. Built with or without CUDA: without
 // it every CUDA service reports errc::no_device.
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "sluice/config.hpp"
 #include "sluice/cuda/backend.hpp"
+#include "sluice/detail/step_recorder.hpp"
 #include "sluice/device_buffer.hpp"
 #include "sluice/error.hpp"
 #include "sluice/options.hpp"
@@ -162,6 +164,12 @@ void memcpy_to_device(void*, const void*, std::size_t) { no_cuda("device_buffer"
 void memcpy_to_host(void*, const void*, std::size_t) { no_cuda("device_buffer"); }
 void memset_device(void*, int, std::size_t) { no_cuda("device_buffer"); }
 #endif
+
+namespace {
+std::atomic<step_recorder*> installed_recorder{nullptr};
+}
+void set_step_recorder(step_recorder* r) noexcept { installed_recorder.store(r, std::memory_order_release); }
+step_recorder* current_step_recorder() noexcept { return installed_recorder.load(std::memory_order_acquire); }
 }  // namespace detail
 
 }  // namespace sluice

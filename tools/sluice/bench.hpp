@@ -16,12 +16,15 @@ struct bench_args {
   std::uint64_t n = 0;         // --n: quick and production at this one size instead of their own
 };
 
-// quick and production: every registered algorithm; compaction (issue 3) and scan-reduce (issue 4): the
-// papers' variants and parameters, GPU only. On the CPU the copy is memcpy-mt, reduce is measured against a
-// read of the same bytes, and production adds at 2^26 (or --n) the std and oneTBB peers of issue 7.
-inline const char* const bench_suites[] = {"quick", "production", "sort", "compaction", "scan-reduce"};
+// quick: verify, then every registered algorithm at one size; production: the defaults beside CUB or std/TBB;
+// sort; the papers' figures and tables (issue 8): ratio, size, blocksize (GPU only), tables; all: those six
+// but quick; compaction (issue 3) and scan-reduce (issue 4): the papers' GPU variants and parameters. On the CPU
+// the copy is memcpy-mt, reduce is measured against a read of the same bytes, and production adds at 2^26 (or
+// --n) the std and oneTBB peers of issue 7. docs/bench.md describes each suite, the CSV and the figures.
+inline const char* const bench_suites[] = {"quick", "production", "sort", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce"};
 
-// Runs a suite, prints a table, writes <out_dir>/<suite>-<device>.csv; returns the exit status.
+// Runs a suite, prints a table, writes <out_dir>/<suite>-<device>.csv, the suite's figures (<suite>-<device>-<figure>.gp
+// and, with gnuplot, .png) and tables (.md); returns the exit status.
 int run_bench(const bench_args& a);
 
 }  // namespace sluice::tool

@@ -26,13 +26,18 @@ const char* const usage_verify =
     "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
 
 const char* const usage_bench =
-    "usage: sluice bench [--device cpu|cuda] [--suite quick|production|sort|compaction|scan-reduce] [--out DIR]\n"
-    "                    [--algo NAME] [--primitive NAME] [--n N]\n"
+    "usage: sluice bench [--device cpu|cuda] [--suite NAME] [--out DIR] [--algo NAME] [--primitive NAME] [--n N]\n"
     "  --device   default: cuda when a GPU is present, else cpu\n"
-    "  --suite    quick (default: verify, then time at one size), production (the defaults beside CUB or std and the copy, 2^10 .. 2^30),\n"
-    "             sort (radix sort of u32, f32 and u64 keys and of pairs beside CUB, 2^20 .. 2^28, Billeter Table 5 at 4M),\n"
-    "             compaction or scan-reduce (the papers' GPU variants and parameters, issues 3 and 4)\n"
-    "  --out      folder for the CSV (default: ./sluice-results)\n"
+    "  --suite    quick (default): verify, then every algorithm at one size;\n"
+    "             ratio: time against the valid ratio at 4M (Roger Fig. 9, Billeter Fig. 3, Moreira Figs. 11-13);\n"
+    "             size: time against n, 2^10 .. 2^28 (Roger Figs. 8 and 13, Billeter Fig. 4);\n"
+    "             blocksize: time against block size at 4M (Roger Figs. 10 and 11, Moreira Figs. 9 and 10; GPU only);\n"
+    "             tables: Roger Table I, Billeter Tables 3, 4 and 5;\n"
+    "             production: the defaults beside CUB or std/TBB and the copy, 2^10 .. 2^30 (CPU: 2^26);\n"
+    "             sort: radix sort of keys and pairs beside CUB or std::sort; all: ratio, size, blocksize, tables,\n"
+    "             production and sort; compaction, scan-reduce: the papers' GPU variants of issues 3 and 4\n"
+    "  --out      folder for the CSV, the figures (PNG, drawn by gnuplot, and their .gp scripts) and the tables\n"
+    "             (default: ./sluice-results)\n"
     "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
     "             repeat it for several (production: exactly these, in place of the default and CUB)\n"
     "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
@@ -120,8 +125,9 @@ bench_args parse_bench(args& a, bool cuda_present, bool& device_given, const cha
   }
   bool known = false;
   for (const char* s : bench_suites) known = known || b.suite == s;
-  if (!known) throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, compaction, scan-reduce)"};
-  if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce"))
+  if (!known)
+    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, ratio, size, blocksize, tables, all, compaction, scan-reduce)"};
+  if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce" || b.suite == "blocksize"))
     throw arg_error{"suite '" + b.suite + "' times the papers' GPU variants: use --device cuda"};
   return b;
 }

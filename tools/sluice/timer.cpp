@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include <omp.h>
@@ -13,6 +15,7 @@
 #include "sluice/config.hpp"
 #include "sluice/cpu/backend.hpp"
 #include "sluice/cuda/backend.hpp"
+#include "sluice/detail/step_recorder.hpp"
 #if SLUICE_HAS_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -53,6 +56,97 @@ timing time_median(device d, int reps, const std::function<void()>& f, const std
   }
   std::sort(ms.begin(), ms.end());
   return {ms.empty() ? 0.0 : ms[ms.size() / 2], reps};
+}
+
+#if SLUICE_HAS_CUDA
+namespace {
+// Records an event after each marked step on the step's stream; events are reused from one run to the next.
+class event_steps final : public detail::step_recorder {
+ public:
+  ~event_steps() {
+    for (auto e : events_) cudaEventDestroy(e);
+  }
+  void start() {
+    names_.clear();
+    record(nullptr);
+  }
+  void after(const char* step, void* stream) override {
+    names_.emplace_back(step);
+    record(static_cast<cudaStream_t>(stream));
+  }
+  // Milliseconds of each step of the last run (synchronizes).
+  std::vector<std::pair<std::string, double>> times() {
+    cuda_backend::check_cuda(cudaDeviceSynchronize(), "bench", "cudaDeviceSynchronize");
+    std::vector<std::pair<std::string, double>> t;
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      float ms = 0;
+      cuda_backend::check_cuda(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]), "bench", "cudaEventElapsedTime");
+      t.emplace_back(names_[i], ms);
+    }
+    return t;
+  }
+
+ private:
+  void record(cudaStream_t s) {
+    const std::size_t k = names_.size();  // event k follows step k (event 0: the start)
+    if (events_.size() <= k) {
+      cudaEvent_t e;
+      cuda_backend::check_cuda(cudaEventCreate(&e), "bench", "cudaEventCreate");
+      events_.push_back(e);
+    }
+    cuda_backend::check_cuda(cudaEventRecord(events_[k], s), "bench", "cudaEventRecord");
+  }
+  std::vector<cudaEvent_t> events_;
+  std::vector<std::string> names_;
+};
+}  // namespace
+
+std::vector<std::pair<std::string, double>> time_steps_median(int reps, const std::function<void()>& f) {
+  f();  // warm-up
+  event_steps rec;
+  struct installed {
+    explicit installed(detail::step_recorder* r) { detail::set_step_recorder(r); }
+    ~installed() { detail::set_step_recorder(nullptr); }
+  } guard(&rec);
+  std::vector<std::vector<std::pair<std::string, double>>> runs;
+  for (int r = 0; r < reps; ++r) {
+    rec.start();
+    f();
+    runs.push_back(rec.times());
+  }
+  std::vector<std::pair<std::string, double>> med = runs.empty() ? decltype(med){} : runs[0];
+  for (std::size_t i = 0; i < med.size(); ++i) {
+    std::vector<double> v;
+    for (const auto& run : runs)
+      if (i < run.size()) v.push_back(run[i].second);
+    std::sort(v.begin(), v.end());
+    med[i].second = v[v.size() / 2];
+  }
+  return med;
+}
+#else
+std::vector<std::pair<std::string, double>> time_steps_median(int, const std::function<void()>&) { return {}; }
+#endif
+
+std::string machine_name(device d) {
+#if SLUICE_HAS_CUDA
+  if (d == device::cuda) {
+    int dev = 0;
+    cudaDeviceProp p{};
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&p, dev) == cudaSuccess)
+      return std::string(p.name) + ", " + std::to_string(p.multiProcessorCount) + " SMs";
+    return "cuda";
+  }
+#endif
+  (void)d;
+  std::string model = "CPU";
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  return model + ", " + std::to_string(cpu_threads()) + " threads";
 }
 
 int cpu_threads() {

@@ -3,6 +3,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sluice/options.hpp"
 
@@ -16,6 +19,14 @@ struct timing {
 // Run f once to warm up, then `reps` times, each timed alone (setup, if given, runs untimed before each);
 // the median in milliseconds.
 timing time_median(device d, int reps, const std::function<void()>& f, const std::function<void()>& setup = {});
+
+// What the machine is, for the figures: the GPU's name, or the CPU's model and the yardsticks' threads.
+std::string machine_name(device d);
+
+// CUDA only: run f once to warm up, then `reps` times with a step recorder installed (sluice/detail/
+// step_recorder.hpp); the median milliseconds of each step the algorithm marks, in the order it marks them
+// (a step's time runs from the previous mark, or the start of f, to its own). Empty when f marks no step.
+std::vector<std::pair<std::string, double>> time_steps_median(int reps, const std::function<void()>& f);
 
 // Threads of the CPU yardsticks and parallel peers: SLUICE_CPU_THREADS when it is a positive integer, else
 // omp_get_max_threads() (OMP_NUM_THREADS when set, else every hardware thread).

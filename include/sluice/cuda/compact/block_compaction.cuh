@@ -11,6 +11,7 @@
 #include "sluice/cuda/scan/kogge_stone.cuh"
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
 #include "sluice/detail/params.hpp"
+#include "sluice/detail/step_recorder.hpp"
 
 namespace sluice::cuda_backend::block_compaction {
 
@@ -122,13 +123,16 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, const pol
   compact_blocks_kernel<Gather><<<grid_for(n, pol.threads()), pol.threads(), 0, s>>>(in.data(), sel, n, staged.as<T>(),
                                                                                     counts.as<unsigned>(), pol.s, pol.scan);
   check_launch(fn, "block_compaction::compact_blocks_kernel");
+  sluice::detail::mark_step("in-block pass", s);
   // Concatenation: prefix sum over the blocks' counts, then the block-wise move.
   reduce_then_scan::offsets_of(counts.as<unsigned>(), blocks, offsets.as<u64>(), count, s, fn);
+  sluice::detail::mark_step("block prefix sum", s);
   unsigned log2_s = 0;
   while ((1u << log2_s) < pol.s) ++log2_s;
   move_kernel<<<grid_for(n, 256), 256, 0, s>>>(staged.as<T>(), counts.as<unsigned>(), offsets.as<u64>(), out.data(), n,
                                                  out.size(), log2_s);
   check_launch(fn, "block_compaction::move_kernel");
+  sluice::detail::mark_step("block move", s);
 }
 
 }  // namespace sluice::cuda_backend::block_compaction

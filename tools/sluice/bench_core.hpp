@@ -1,0 +1,127 @@
+// What the suites of `sluice bench` share (bench.cpp, paper_suites.cpp): the CSV row, buffers on either
+// device, the runner that times a measurement beside the same run's copy, and the filters of the command line.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "bench.hpp"
+#include "plot.hpp"
+#include "timer.hpp"
+#include "sluice/sluice.hpp"
+#include "verify/generators.hpp"
+
+namespace sluice::tool {
+
+// One CSV row (docs/bench.md has the schema).
+struct row {
+  std::string prim, algo, dev, type;
+  std::uint64_t n;
+  double ratio;    // valid ratio; -1 when it does not apply
+  int block_size;  // 0 when the algorithm has none to tune here
+  double ms, gbps, frac;  // frac: of the copy; CPU reduce rows: of the read. gbps < 0: a step's time, no rate
+  int reps;
+};
+
+// Host data on the CPU, device buffers on the GPU.
+template <class T>
+struct buf {
+  std::vector<T> host;
+  device_buffer<T> dev;
+  bool gpu;
+  buf(const std::vector<T>& h, device d) : host(h), gpu(d == device::cuda) {
+    if (gpu) dev = device_buffer<T>(std::span<const T>(host));
+  }
+  std::span<T> span() { return gpu ? std::span<T>(dev.data(), dev.size()) : std::span<T>(host); }
+};
+
+extern const bench_args* args;  // the filters of this run
+
+// Whether --algo / --primitive leave this measurement in (the copy and read yardsticks always stay).
+bool wanted(const std::string& prim, const std::string& algo);
+
+// Seconds since the run began, for the progress lines.
+double elapsed_s();
+
+class runner {
+ public:
+  runner(device d, std::uint64_t n, int reps) : d_(d), n_(n), reps_(reps) {}
+
+  // Times f (setup untimed before each repetition) and appends its row; null when the filters leave it out.
+  // The pointer is good until the next measurement.
+  row* measure(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
+               const std::function<void()>& f, const std::function<void()>& setup = {});
+  void set_copy_rate(double gbps) { copy_gbps_ = gbps; }
+  void set_read_rate(double gbps) { read_gbps_ = gbps; }  // CPU only: reduce rows become fractions of it
+  void set_reps(int reps) { reps_ = reps; }
+  int reps() const { return reps_; }
+  std::vector<row>& rows() { return rows_; }
+  std::uint64_t n() const { return n_; }
+  device dev() const { return d_; }
+
+ private:
+  device d_;
+  std::uint64_t n_;
+  int reps_;
+  double copy_gbps_ = 0;
+  double read_gbps_ = 0;
+  std::vector<row> rows_;
+};
+
+// Results the benchmark must not let the compiler drop.
+extern volatile std::uint64_t sink_int;
+extern volatile float sink_float;
+
+// The names of the algorithms of primitive p that run on d.
+std::vector<std::string> names(primitive p, device d);
+
+// The copy of the same elements that every following row of `r` is a fraction of (bytes read + bytes
+// written); on the CPU memcpy-mt, std::memcpy of one contiguous slice per thread (timer.cpp).
+void yardstick_bytes(runner& r, device d, void* out, const void* in, std::size_t elem_bytes, const std::string& type);
+template <class T>
+void yardstick(runner& r, device d, buf<T>& in, buf<T>& out, const std::string& type) {
+  yardstick_bytes(r, d, out.span().data(), in.span().data(), sizeof(T), type);
+}
+
+// CPU only: the read of the same n u32 (bytes read), a sum over the threads as memcpy-mt slices them; every
+// following reduce row of `r` is a fraction of it.
+void read_yardstick(runner& r, device d, buf<std::uint32_t>& in);
+
+// The standard library's serial compaction by flag bytes: the serial algorithms hand the predicate the element
+// itself, so its address gives its index into the flags.
+template <class T>
+std::size_t std_copy_if_flags(const std::vector<T>& in, const std::vector<std::uint8_t>& flags, std::vector<T>& out) {
+  const T* base = in.data();
+  return static_cast<std::size_t>(std::copy_if(in.begin(), in.end(), out.begin(), [&](const T& x) { return flags[&x - base] != 0; }) -
+                                  out.begin());
+}
+
+// A row's algorithm: the name "best" resolves to, or the spec as given.
+std::string label_of(primitive p, device d, const std::string& spec);
+
+// Random bits for any trivially copyable element type.
+template <class T>
+std::vector<T> random_elements(std::uint64_t n) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return verify::make_values<T>(n, 1);
+  } else {
+    const auto words = verify::make_values<std::uint64_t>(n * sizeof(T) / 8, 1);
+    std::vector<T> v(n);
+    std::memcpy(v.data(), words.data(), n * sizeof(T));
+    return v;
+  }
+}
+
+// The suites of paper_suites.cpp (issue 8): their rows go to `all`, their figures to `figs`, and `tables` is
+// the suite's Markdown tables (empty when it has none).
+void ratio_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
+void size_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
+void blocksize_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
+void tables_suite(std::vector<row>& all, std::string& tables, device d);
+
+}  // namespace sluice::tool
