@@ -2,6 +2,7 @@
 # Runs on the GPU machine with binaries built here for sm_90 (scripts/stage_device.sh copies them to .device/):
 # the test suite, the full CUDA verification, compute-sanitizer and the production benchmark.
 # Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize example bench cpu (default: all but cpu)
+# BENCH_SUITE: the suites of the bench step (default: production), e.g. "quick ratio blocksize tables".
 set -u
 BIN=${BIN:-.device}
 OUT=${OUT:-device-out}
@@ -37,9 +38,13 @@ for s in $steps; do
       "$BIN/example" 2>&1 | tee "$OUT/example.log"
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     bench)
-      step "sluice bench --device cuda --suite ${BENCH_SUITE:-production}"
-      timeout 900 "$BIN/sluice" bench --device cuda --suite ${BENCH_SUITE:-production} --out "$OUT" 2>&1 | tee "$OUT/bench.log" | tail -60
-      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
+      for suite in ${BENCH_SUITE:-production}; do  # one or several suites: BENCH_SUITE="ratio blocksize tables"
+        step "sluice bench --device cuda --suite $suite"
+        timeout 900 "$BIN/sluice" bench --device cuda --suite $suite --out "$OUT" > "$OUT/bench-$suite.log" 2>&1
+        rc=$?
+        tail -${BENCH_TAIL:-8} "$OUT/bench-$suite.log"
+        [ $rc = 0 ] || { echo "  bench $suite: rc=$rc"; status=1; }
+      done ;;
     cpu)
       step "CPU backend on this host: verify at every SIMD level, then the production suite"
       nproc; grep -m1 'model name' /proc/cpuinfo

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sluice needs to build and test on a fresh Debian machine, if it is missing:
-# CMake, a C++20 compiler, GoogleTest, clang (for libFuzzer), oneTBB (the CPU benchmark's peers).
+# CMake, a C++20 compiler, GoogleTest, clang (for libFuzzer), oneTBB (the CPU benchmark's peers), gnuplot (the
+# benchmark's figures), python3 (a test reads the benchmark's CSV).
 # The CUDA backend is built when nvcc is found (it is optional).
 set -euo pipefail
 missing=()
@@ -13,6 +14,9 @@ command -v clang++ >/dev/null || missing+=(clang)  # the libFuzzer target (scrip
 { [ -f /usr/include/omp.h ] || ls /usr/lib/llvm-*/lib/clang/*/include/omp.h >/dev/null 2>&1; } || missing+=(libomp-dev)
 # tbb::parallel_scan and std::execution::par in `sluice bench --device cpu`; libstdc++'s parallel algorithms run on it.
 [ -f /usr/include/oneapi/tbb.h ] || [ -f /usr/include/tbb/tbb.h ] || missing+=(libtbb-dev)
+# The figures of `sluice bench` (PNG, drawn by gnuplot), and the CSV check of the tests (python3).
+command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
+command -v python3 >/dev/null || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q "${missing[@]}"

@@ -642,20 +642,28 @@ void print_cpu_summary(const std::vector<row>& rows) {
   }
 }
 
+// A CSV field (RFC 4180): quoted when it holds a comma or a quote (algorithm specs do: "roger:s=64,scan=blelloch").
+std::string csv_field(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 // The CSV (docs/bench.md): written whole or not at all (write_whole_file).
 bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) {
   return write_whole_file(file, [&](const std::filesystem::path& partial) {
     std::ofstream f(partial);
     if (!f) return false;
     // fraction_of_memcpy: of the same run's copy row; for CPU reduce rows, of its read row (reduce writes nothing).
+    // Step rows (gbps < 0) have a time but no rate.
     f << "primitive,algorithm,device,element_type,n,valid_ratio,block_size,ms,gbps,fraction_of_memcpy,repetitions\n";
     for (const auto& r : rows) {
-      char line[512];
+      char nums[256];
       const std::string gbps = r.gbps < 0 ? "" : std::to_string(r.gbps), frac = r.gbps < 0 ? "" : std::to_string(r.frac);
-      std::snprintf(line, sizeof line, "%s,%s,%s,%s,%llu,%s,%d,%.6f,%s,%s,%d\n", r.prim.c_str(), r.algo.c_str(), r.dev.c_str(),
-                    r.type.c_str(), static_cast<unsigned long long>(r.n), r.ratio < 0 ? "" : std::to_string(r.ratio).c_str(),
-                    r.block_size, r.ms, gbps.c_str(), frac.c_str(), r.reps);
-      f << line;
+      std::snprintf(nums, sizeof nums, "%llu,%s,%d,%.6f,%s,%s,%d\n", static_cast<unsigned long long>(r.n),
+                    r.ratio < 0 ? "" : std::to_string(r.ratio).c_str(), r.block_size, r.ms, gbps.c_str(), frac.c_str(), r.reps);
+      f << csv_field(r.prim) << ',' << csv_field(r.algo) << ',' << csv_field(r.dev) << ',' << csv_field(r.type) << ',' << nums;
     }
     f.flush();
     return static_cast<bool>(f);
@@ -692,6 +700,12 @@ std::vector<figure> size_figures(const std::vector<row>& rows, const std::string
     figure& f = fig_of(r);
     f.add(r.algo, static_cast<double>(r.n), r.gbps);
   }
+  // A figure needs two sizes at least: the types and ratios timed at one size only are in the CSV and the tables.
+  std::erase_if(figs, [](const figure& f) {
+    for (const auto& p : f.points)
+      if (p.x != f.points.front().x) return false;
+    return true;
+  });
   for (auto& f : figs) {  // the copy of the same n elements of the figure's type
     const std::string type = f.id.substr(f.id.rfind('-') + 1);
     for (const auto& c : rows)
@@ -770,7 +784,8 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
     }
     std::printf("wrote %s\n", md.string().c_str());
   }
-  const std::string subtitle = "sluice bench --suite " + suite + ", " + machine_name(d);
+  const std::string subtitle = "sluice bench --suite " + suite + (a.n ? " --n " + std::to_string(a.n) + " (not the paper's size)" : "") + ", " +
+                               machine_name(d);
   std::size_t drawn = 0, figures = 0;
   for (const auto& f : o.figs) {
     if (f.points.empty()) continue;

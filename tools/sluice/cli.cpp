@@ -42,7 +42,8 @@ const char* const usage_bench =
     "             repeat it for several (production: exactly these, in place of the default and CUB)\n"
     "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
     "             compact_unordered, partition, partition_if, radix_sort, radix_sort_pairs\n"
-    "  --n        quick, production and sort: time at this one size (e.g. 268435456 or 2^28)\n";
+    "  --n        quick, production, sort, ratio, blocksize and tables: time at this one size instead of the suite's own\n"
+    "             (e.g. 268435456 or 2^28); size: sizes 2^10 .. the largest power of two up to N\n";
 
 const char* const usage_list = "usage: sluice list\nOne line per algorithm: <primitive> <name> <devices> <stable|unordered>\n";
 

@@ -24,7 +24,8 @@ namespace {
 
 using u32 = std::uint32_t;
 using b128 = detail::storage<16, 16>;
-constexpr std::uint64_t four_m = std::uint64_t{1} << 22;  // the papers' 4M elements
+// The papers' 4M elements, or --n (a smaller n keeps the tests quick).
+std::uint64_t paper_n() { return args && args->n ? args->n : std::uint64_t{1} << 22; }
 
 // The valid ratios of the ratio suite: tenths, and the sparse and dense ends where Moreira's Jumping Jack
 // changes behaviour (above 95% invalid).
@@ -124,12 +125,12 @@ void ratio_cuda(std::vector<row>& all, std::vector<figure>& figs) {
       {"roger:s=256", "Horn's binary search in blocks (bs=256; roger:s=256)"},
       {"horn", "Horn 2005 over the whole stream (horn)"}};
   std::printf("[ratio] 4M u32, valid ratio 0 .. 1: Roger Fig. 9, Billeter Fig. 3, Moreira Figs. 11-13\n");
-  runner r(d, four_m, 20);
-  buf<u32> in(random_elements<u32>(four_m), d), out(std::vector<u32>(four_m), d);
+  runner r(d, paper_n(), 20);
+  buf<u32> in(random_elements<u32>(paper_n()), d), out(std::vector<u32>(paper_n()), d);
   yardstick(r, d, in, out, "u32");
   std::map<std::string, double> done;  // one measurement per spec and ratio serves every figure that shows it
   for (double ratio : sweep_ratios) {
-    flag_set f(four_m, ratio, d);
+    flag_set f(paper_n(), ratio, d);
     std::map<std::string, double> ms;
     auto time = [&](const std::string& spec) -> const double* {
       if (!ms.count(spec)) {
@@ -164,8 +165,8 @@ void ratio_cpu(std::vector<row>& all, std::vector<figure>& figs) {
   figure billeter{"billeter-fig3", "Billeter et al. 2009, Fig. 3 on the CPU: compaction of 4M (2^22) u32 against the ratio of valid elements",
                   "valid elements (%)", "time (ms)"};
   std::printf("[ratio] 4M u32 on the CPU, valid ratio 0 .. 1: Billeter Fig. 3\n");
-  runner r(d, four_m, 10);
-  buf<u32> in(random_elements<u32>(four_m), d), out(std::vector<u32>(four_m), d);
+  runner r(d, paper_n(), 10);
+  buf<u32> in(random_elements<u32>(paper_n()), d), out(std::vector<u32>(paper_n()), d);
   yardstick(r, d, in, out, "u32");
   const std::vector<std::pair<std::string, std::string>> series = {{"billeter", "billeter, P threads x S lanes (sluice default)"},
                                                                    {"billeter:simd=avx2", "billeter, AVX2"},
@@ -173,10 +174,10 @@ void ratio_cpu(std::vector<row>& all, std::vector<figure>& figs) {
                                                                    {"billeter:threads=1", "billeter, one thread"},
                                                                    {"serial", "serial"}};
   for (double ratio : sweep_ratios) {
-    flag_set f(four_m, ratio, d);
+    flag_set f(paper_n(), ratio, d);
     for (const auto& [spec, label] : series)
       if (const row* w = time_compaction(r, in, f, out, spec, "u32", ratio)) billeter.add(label, ratio * 100, w->ms);
-    if (const row* w = r.measure("compact", "std::copy_if", "u32", ratio, 5.0 * four_m + f.kept * 4,
+    if (const row* w = r.measure("compact", "std::copy_if", "u32", ratio, 5.0 * paper_n() + f.kept * 4,
                                  [&] { sink_int = std_copy_if_flags(in.host, f.fl.host, out.host); }))
       billeter.add("std::copy_if", ratio * 100, w->ms);
   }
@@ -186,6 +187,14 @@ void ratio_cpu(std::vector<row>& all, std::vector<figure>& figs) {
 
 // ---------------------------------------------------------------------------------------------------------
 // size: time against n.
+
+// The size suite's largest power of two: `top`, or the largest at most --n.
+int top_power(int top) {
+  if (!args || !args->n) return top;
+  int k = 0;
+  while (k < 62 && (std::uint64_t{2} << k) <= args->n) ++k;
+  return std::max(k, 10);
+}
 
 std::vector<std::uint64_t> powers(int lo, int hi) {
   std::vector<std::uint64_t> v;
@@ -229,7 +238,7 @@ void size_cuda(std::vector<row>& all, std::vector<figure>& figs) {
                                                                    {"scan-scatter", "CUDA scan + scatter (scan-scatter)"},
                                                                    {"cub", "cub::DeviceSelect::Flagged"},
                                                                    {"decoupled-lookback", "decoupled-lookback (sluice default)"}};
-  for (std::uint64_t n : powers(10, 28)) {
+  for (std::uint64_t n : powers(10, top_power(28))) {
     std::printf("[size] n = %llu\n", static_cast<unsigned long long>(n));
     const int reps = n >= (std::uint64_t{1} << 26) ? 10 : 20;
     {
@@ -271,7 +280,7 @@ void size_cpu(std::vector<row>& all, std::vector<figure>& figs) {
   figure fig4{"billeter-fig4", "Billeter et al. 2009, Fig. 4 on the CPU: compaction time against n, mean over 0, 25, 50, 75 and 100% valid (bars: min-max)",
               "n (elements)", "time (ms)", true, true};
   const std::vector<std::pair<std::string, std::string>> ours = {{"billeter", "billeter"}};
-  for (std::uint64_t n : powers(10, 26)) {
+  for (std::uint64_t n : powers(10, top_power(26))) {
     std::printf("[size] n = %llu on the CPU\n", static_cast<unsigned long long>(n));
     const int reps = n >= (std::uint64_t{1} << 24) ? 5 : 10;
     {
@@ -306,11 +315,11 @@ void blocksize_cuda(std::vector<row>& all, std::vector<figure>& figs) {
   figure mfig10{"moreira-fig10", "Moreira et al. 2009, Fig. 10: block concatenation of a 4M stream (50% valid) against block size (jumping-jack)",
                 "block size", "time (ms)", true};
   std::printf("[blocksize] 4M u32: Roger Figs. 10 and 11, Moreira Figs. 9 and 10\n");
-  runner r(d, four_m, 20);
-  buf<u32> in(random_elements<u32>(four_m), d), out(std::vector<u32>(four_m), d);
+  runner r(d, paper_n(), 20);
+  buf<u32> in(random_elements<u32>(paper_n()), d), out(std::vector<u32>(paper_n()), d);
   yardstick(r, d, in, out, "u32");
   {
-    flag_set f(four_m, 0.6, d);
+    flag_set f(paper_n(), 0.6, d);
     for (int s = 2; s <= 1024; s *= 2)
       for (const char* scan : {"blelloch", "hillis-steele"}) {
         const std::string spec = "roger:s=" + std::to_string(s) + ",scan=" + scan;
@@ -326,7 +335,7 @@ void blocksize_cuda(std::vector<row>& all, std::vector<figure>& figs) {
       }
   }
   {
-    flag_set f(four_m, 0.5, d);
+    flag_set f(paper_n(), 0.5, d);
     for (int s = 16; s <= 1024; s *= 2)
       for (const char* scan : {"hillis-steele", "blelloch"}) {
         const std::string spec = "jumping-jack:s=" + std::to_string(s) + ",scan=" + scan;
@@ -380,7 +389,9 @@ std::string roger_table1(std::vector<row>& all) {
   t << "## Roger et al. 2007, Table I: speed-up of Roger's compaction over other methods (time of the method / time of roger), 60% valid u32\n\n";
   t << "| elements | roger ms | Horn (horn) | CUDA scan + scatter | cub | decoupled-lookback | paper: Horn / Blelloch / G. shaders / CUDA (sum only) |\n";
   t << "|---|---|---|---|---|---|---|\n";
-  for (std::uint64_t n : {std::uint64_t{1} << 18, std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24}) {
+  std::vector<std::uint64_t> sizes = {std::uint64_t{1} << 18, std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24};
+  if (args && args->n) sizes = {args->n};
+  for (std::uint64_t n : sizes) {
     std::printf("[tables] Roger Table I, n = %llu\n", static_cast<unsigned long long>(n));
     runner r(d, n, 20);
     buf<u32> in(random_elements<u32>(n), d), out(std::vector<u32>(n), d);
@@ -393,7 +404,7 @@ std::string roger_table1(std::vector<row>& all) {
       const row* w = time_compaction(r, in, f, out, spec, "u32", 0.6);
       t << " | " << (w && roger_ms > 0 ? fmt(w->ms / roger_ms, 2) : "-");
     }
-    t << " | " << paper.at(n) << " |\n";
+    t << " | " << (paper.count(n) ? paper.at(n) : "-") << " |\n";
     add_rows(all, r);
   }
   t << "\nAbove 1: roger is faster. The paper's Horn and Blelloch columns are Horn's method with two scans; sluice has one `horn`."
@@ -411,17 +422,17 @@ std::string billeter_table3(std::vector<row>& all, device d) {
   else
     algos = {{"billeter", "billeter (sluice default)"}, {"serial", "serial"}};
   std::printf("[tables] Billeter Table 3: 4M u32, valid ratio 0 .. 1\n");
-  runner r(d, four_m, d == device::cuda ? 20 : 10);
-  buf<u32> in(random_elements<u32>(four_m), d), out(std::vector<u32>(four_m), d);
+  runner r(d, paper_n(), d == device::cuda ? 20 : 10);
+  buf<u32> in(random_elements<u32>(paper_n()), d), out(std::vector<u32>(paper_n()), d);
   yardstick(r, d, in, out, "u32");
   std::map<std::string, std::vector<double>> ms;
   for (int k = 0; k <= 10; ++k) {
     const double ratio = k / 10.0;
-    flag_set f(four_m, ratio, d);
+    flag_set f(paper_n(), ratio, d);
     for (const auto& [spec, label] : algos)
       if (const row* w = time_compaction(r, in, f, out, spec, "u32", ratio)) ms[spec].push_back(w->ms);
     if (d == device::cpu)
-      if (const row* w = r.measure("compact", "std::copy_if", "u32", ratio, 5.0 * four_m + f.kept * 4,
+      if (const row* w = r.measure("compact", "std::copy_if", "u32", ratio, 5.0 * paper_n() + f.kept * 4,
                                    [&] { sink_int = std_copy_if_flags(in.host, f.fl.host, out.host); }))
         ms["std::copy_if"].push_back(w->ms);
   }
@@ -429,7 +440,7 @@ std::string billeter_table3(std::vector<row>& all, device d) {
   add_rows(all, r);
   const stat3 base = stats(ms["billeter"]);
   std::ostringstream t;
-  t << "## Billeter et al. 2009, Table 3: compaction of 4M u32, averaged over 0, 10, ..., 100% valid\n\n";
+  t << "## Billeter et al. 2009, Table 3: compaction of " << paper_n() << " u32 (the paper: 4M), averaged over 0, 10, ..., 100% valid\n\n";
   t << "| algorithm | time (ms) | min / max (ms) | relative to billeter |\n|---|---|---|---|\n";
   for (const auto& [spec, label] : algos) {
     const stat3 s = stats(ms[spec]);
@@ -451,10 +462,12 @@ std::string billeter_table4(std::vector<row>& all, device d) {
              {"three-phase-coarsened", "three-phase-coarsened"}, {"streaming", "streaming"}};
   else
     algos = {{"billeter-scan", "billeter-scan (sluice default)"}, {"serial", "serial"}};
+  std::vector<std::uint64_t> sizes = {std::uint64_t{1} << 25, std::uint64_t{220} << 20};
+  if (args && args->n) sizes = {args->n};
   std::ostringstream t;
-  t << "## Billeter et al. 2009, Table 4: inclusive prefix sum of 32M (2^25) u32\n\n| algorithm | time (ms) | GB/s | fraction of the copy |\n|---|---|---|---|\n";
-  for (std::uint64_t n : {std::uint64_t{1} << 25, std::uint64_t{220} << 20}) {
-    const bool in_place = n != (std::uint64_t{1} << 25);
+  t << "## Billeter et al. 2009, Table 4: inclusive prefix sum of " << sizes[0] << " u32 (the paper: 32M, 2^25)\n\n| algorithm | time (ms) | GB/s | fraction of the copy |\n|---|---|---|---|\n";
+  for (std::uint64_t n : sizes) {
+    const bool in_place = n == (std::uint64_t{220} << 20);
     if (in_place && d == device::cpu) continue;
     std::printf("[tables] Billeter Table 4: scan of %llu u32%s\n", static_cast<unsigned long long>(n), in_place ? ", in place" : "");
     runner r(d, n, d == device::cuda ? 20 : 5);
@@ -524,14 +537,14 @@ std::string billeter_table5(std::vector<row>& all, device d) {
       d == device::cuda ? std::vector<std::pair<std::string, std::string>>{{"split-radix", "split-radix (Billeter)"}, {"best", "onesweep (sluice default)"}, {"cub", "cub"}}
                         : std::vector<std::pair<std::string, std::string>>{{"best", "lsd-parallel (sluice default)"}, {"lsd-serial", "lsd-serial"}};
   std::printf("[tables] Billeter Table 5: radix sort of 4M keys\n");
-  runner r(d, four_m, d == device::cuda ? 20 : 5);
-  buf<u32> src(verify::make_values<u32>(four_m, 1), d), keys(src.host, d);
-  buf<u32> out(std::vector<u32>(four_m), d);
+  runner r(d, paper_n(), d == device::cuda ? 20 : 5);
+  buf<u32> src(verify::make_values<u32>(paper_n(), 1), d), keys(src.host, d);
+  buf<u32> out(std::vector<u32>(paper_n()), d);
   yardstick(r, d, src, out, "u32");
-  buf<u32> v32(verify::make_values<u32>(four_m, 7), d), v32w(v32.host, d);
-  buf<b128> vw(random_elements<b128>(four_m), d), vww(vw.host, d);
+  buf<u32> v32(verify::make_values<u32>(paper_n(), 7), d), v32w(v32.host, d);
+  buf<b128> vw(random_elements<b128>(paper_n()), d), vww(vw.host, d);
   std::ostringstream t;
-  t << "## Billeter et al. 2009, Table 5: radix sort of 4M elements (ms)\n\n| input | " ;
+  t << "## Billeter et al. 2009, Table 5: radix sort of " << paper_n() << " elements (the paper: 4M), ms\n\n| input | ";
   for (const auto& a : algos) t << a.second << " | ";
   t << "paper: Satish et al. / Billeter / CUDPP |\n|---|";
   for (std::size_t i = 0; i <= algos.size(); ++i) t << "---|";
@@ -549,7 +562,7 @@ std::string billeter_table5(std::vector<row>& all, device d) {
     t << " " << paper[c] << " |\n";
   }
   if (d == device::cpu) {
-    if (const row* w = r.measure("radix_sort", "std::sort", "u32", -1, 8.0 * four_m, [&] { std::sort(keys.host.begin(), keys.host.end()); },
+    if (const row* w = r.measure("radix_sort", "std::sort", "u32", -1, 8.0 * paper_n(), [&] { std::sort(keys.host.begin(), keys.host.end()); },
                                  [&] { keys.host = src.host; }))
       t << "\nstd::sort of the 32-bit keys: " << fmt(w->ms, 3) << " ms.\n";
   }
