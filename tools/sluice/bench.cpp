@@ -674,11 +674,16 @@ bool is_yardstick(const row& r) { return r.prim == "copy" || r.prim == "read"; }
 
 // quick: one bar per measurement, its fraction of the same run's copy.
 figure quick_figure(const std::vector<row>& rows, device d) {
-  figure f{"fraction", "sluice bench quick: every algorithm as a fraction of the same run's copy", "",
-           std::string("effective GB/s / ") + (d == device::cuda ? "cudaMemcpy" : "memcpy-mt (reduce: / read-mt)")};
-  f.bars = true;
+  std::string sizes;
   for (const auto& r : rows)
-    if (!is_yardstick(r)) f.add(r.prim + " " + r.algo + " " + r.type + " n=" + std::to_string(r.n), 0, r.frac);
+    if (r.prim == "copy") sizes += (sizes.empty() ? "n = " : ", ") + std::to_string(r.n);
+  figure f{"fraction", "sluice bench quick: every algorithm as a fraction of the same run's copy (" + sizes + ")",
+           std::string("effective GB/s / ") + (d == device::cuda ? "cudaMemcpy" : "memcpy-mt (reduce: / read-mt)"), ""};
+  f.bars = true;
+  const bool one_size = sizes.find(',') == std::string::npos;
+  for (const auto& r : rows)
+    if (!is_yardstick(r))
+      f.add(r.prim + "  " + r.algo + "  " + r.type + (one_size ? "" : "  n=" + std::to_string(r.n)), 0, r.frac);
   return f;
 }
 
@@ -784,7 +789,7 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
     }
     std::printf("wrote %s\n", md.string().c_str());
   }
-  const std::string subtitle = "sluice bench --suite " + suite + (a.n ? " --n " + std::to_string(a.n) + " (not the paper's size)" : "") + ", " +
+  const std::string subtitle = "sluice bench --suite " + suite + (a.n ? " --n " + std::to_string(a.n) + (suite == "quick" || suite == "production" || suite == "sort" ? "" : " (not the paper's size)") : "") + ", " +
                                machine_name(d);
   std::size_t drawn = 0, figures = 0;
   for (const auto& f : o.figs) {

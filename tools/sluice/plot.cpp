@@ -61,15 +61,17 @@ std::string script(const figure& f, const std::string& stem, const std::string& 
   g.precision(9);
   g << "# sluice bench: " << f.title << "\n# Draw it with: gnuplot " << stem << ".gp   (writes " << stem << ".png)\n";
   g << "if (!exists(\"out\")) out = " << quoted(stem + ".png") << "\n";
-  g << "set terminal pngcairo size 1280,800 enhanced font \"DejaVu Sans,12\"\nset output out\n";
+  // Bars run across, one line of text each, so the labels stay whole however many there are.
+  const std::size_t height = f.bars ? std::max<std::size_t>(400, 160 + 22 * series.size()) : 800;
+  g << "set terminal pngcairo size 1280," << height << " enhanced font \"DejaVu Sans,12\"\nset output out\n";
   g << "set title " << quoted(f.title + (subtitle.empty() ? "" : "\n" + subtitle)) << " noenhanced\n";
   g << "set xlabel " << quoted(f.xlabel) << " noenhanced\nset ylabel " << quoted(f.ylabel) << " noenhanced\n";
   g << "set grid\nset key below\nset datafile missing \"?\"\n";
   if (f.logx) g << "set logscale x 2\nset format x \"2^{%L}\"\n";
   if (f.logy) g << "set logscale y 10\n";
   if (f.bars) {
-    g << "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset xtics rotate by -50 left scale 0 noenhanced\nset yrange [0:*]\nunset key\n";
-    g << "set format x \"%g\"\nunset logscale x\n";
+    g << "set style fill solid 0.8 border -1\nset ytics scale 0 noenhanced\nset xrange [0:*]\nunset key\n";
+    g << "set yrange [" << series.size() << ":-1]\nunset grid\nset grid xtics\n";  // the first bar on top
     g << "$bars << EOD\n";
     for (const auto& s : series) {
       const auto& ys = data[s].begin()->second;
@@ -77,7 +79,7 @@ std::string script(const figure& f, const std::string& stem, const std::string& 
       for (double y : ys) m += y;
       g << quoted(s) << " " << m / static_cast<double>(ys.size()) << "\n";
     }
-    g << "EOD\nplot $bars using 0:2:xtic(1) with boxes lc rgb \"#3b75af\" notitle\n";
+    g << "EOD\nplot $bars using (0):0:(0):2:($0-0.35):($0+0.35):ytic(1) with boxxyerror lc rgb \"#3b75af\" notitle\n";
     return g.str();
   }
   for (std::size_t k = 0; k < series.size(); ++k) {
