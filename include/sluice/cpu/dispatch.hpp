@@ -92,9 +92,7 @@ std::uint64_t compact(const algorithm_info& a, std::string_view spec, std::span<
   if (is_serial(a)) return compact_serial(in, out, sel);
   const auto p = cpu_backend::make_plan(spec, fn);
   if constexpr (std::is_same_v<Sel, detail::flag_select> && detail::precompiled_storage_v<sizeof(T), alignof(T)>) {
-    using W = detail::storage_of<T>;
-    return cpu_backend::compact(p, std::span<const W>(reinterpret_cast<const W*>(in.data()), in.size()),
-                                std::span<W>(reinterpret_cast<W*>(out.data()), out.size()), sel);
+    return cpu_backend::compact(p, detail::as_storage(in), detail::as_storage(out), sel);
   } else if constexpr (detail::cpu_select_precompiled_v<T, Sel>) {
     return cpu_backend::compact(p, in, out, sel);
   } else {
@@ -108,9 +106,7 @@ std::uint64_t partition(const algorithm_info& a, std::string_view spec, std::spa
   if (is_serial(a)) return partition_serial(in, out, sel);
   const auto p = cpu_backend::make_plan(spec, fn);
   if constexpr (std::is_same_v<Sel, detail::flag_select> && detail::precompiled_storage_v<sizeof(T), alignof(T)>) {
-    using W = detail::storage_of<T>;
-    return cpu_backend::partition(p, std::span<const W>(reinterpret_cast<const W*>(in.data()), in.size()),
-                                  std::span<W>(reinterpret_cast<W*>(out.data()), out.size()), sel);
+    return cpu_backend::partition(p, detail::as_storage(in), detail::as_storage(out), sel);
   } else if constexpr (detail::cpu_select_precompiled_v<T, Sel>) {
     return cpu_backend::partition(p, in, out, sel);
   } else {

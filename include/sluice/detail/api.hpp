@@ -57,15 +57,6 @@ inline std::string_view spec_of(const algorithm_info& a, const options& opt) noe
   return base_name(opt.algorithm).size() != opt.algorithm.size() ? opt.algorithm : a.name;
 }
 
-template <class T>
-std::span<const storage_of<T>> as_storage(std::span<const T> s) {
-  return {reinterpret_cast<const storage_of<T>*>(s.data()), s.size()};
-}
-template <class T>
-std::span<storage_of<T>> as_storage(std::span<T> s) {
-  return {reinterpret_cast<storage_of<T>*>(s.data()), s.size()};
-}
-
 // Flagged data movement runs on storage words in the precompiled CUDA library.
 template <class T>
 void require_precompiled_storage(const char* fn) {

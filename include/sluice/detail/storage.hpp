@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 
 #include "sluice/types.hpp"
@@ -27,5 +28,15 @@ inline constexpr bool movable_element_v = std::is_trivially_copyable_v<T> &&
 
 template <class T>
 using storage_of = storage<sizeof(T), alignof(T)>;
+
+// A range of T seen as its storage words (the element's size and alignment): what the precompiled kernels take.
+template <class T>
+std::span<const storage_of<T>> as_storage(std::span<const T> s) {
+  return {reinterpret_cast<const storage_of<T>*>(s.data()), s.size()};
+}
+template <class T>
+std::span<storage_of<T>> as_storage(std::span<T> s) {
+  return {reinterpret_cast<storage_of<T>*>(s.data()), s.size()};
+}
 
 }  // namespace sluice::detail
