@@ -102,6 +102,22 @@ void read_yardstick(runner& r, device d, buf<std::uint32_t>& in) {
   r.set_read_rate(r.rows().back().gbps);
 }
 
+#if SLUICE_BENCH_HAS_TBB
+void tbb_inclusive_scan(const std::uint32_t* src, std::uint32_t* dst, std::size_t n) {
+  // The lambda form: a pre-scan pass sums a subrange, a final pass writes its running sums.
+  tbb::parallel_scan(
+      tbb::blocked_range<std::size_t>(0, n), std::uint32_t{0},
+      [=](const tbb::blocked_range<std::size_t>& range, std::uint32_t sum, bool is_final) {
+        if (is_final)
+          for (std::size_t i = range.begin(); i != range.end(); ++i) dst[i] = sum += src[i];
+        else
+          for (std::size_t i = range.begin(); i != range.end(); ++i) sum += src[i];
+        return sum;
+      },
+      std::plus<std::uint32_t>{});
+}
+#endif
+
 namespace {
 
 // The standard library's serial split by flag bytes (as std_copy_if_flags).
@@ -313,7 +329,7 @@ bool cpu_peers_at(std::uint64_t n) { return n == (std::uint64_t{1} << 26) || (ar
 
 #if SLUICE_BENCH_HAS_TBB
 // CPU reduce and inclusive scan peers of n u32 beyond the serial std ones: std::execution::par and
-// tbb::parallel_scan, on the yardsticks' threads (global_control in production_suite).
+// tbb::parallel_scan, on the yardsticks' threads (global_control in run_bench).
 void cpu_parallel_reduce_scan(runner& r, buf<std::uint32_t>& in, buf<std::uint32_t>& out) {
   using u32 = std::uint32_t;
   const double b = static_cast<double>(r.n()) * sizeof(u32);
@@ -323,19 +339,7 @@ void cpu_parallel_reduce_scan(runner& r, buf<std::uint32_t>& in, buf<std::uint32
             [&] { sink_int = std::reduce(std::execution::par, in.host.begin(), in.host.end(), u32{0}); });
   r.measure("inclusive_scan", "std::inclusive_scan(par)", "u32", -1, 2 * b,
             [&] { std::inclusive_scan(std::execution::par, in.host.begin(), in.host.end(), out.host.begin()); });
-  // The lambda form: a pre-scan pass sums a subrange, a final pass writes its running sums.
-  r.measure("inclusive_scan", "tbb::parallel_scan", "u32", -1, 2 * b, [&] {
-    tbb::parallel_scan(
-        tbb::blocked_range<std::size_t>(0, r.n()), u32{0},
-        [=](const tbb::blocked_range<std::size_t>& range, u32 sum, bool is_final) {
-          if (is_final)
-            for (std::size_t i = range.begin(); i != range.end(); ++i) dst[i] = sum += src[i];
-          else
-            for (std::size_t i = range.begin(); i != range.end(); ++i) sum += src[i];
-          return sum;
-        },
-        std::plus<u32>{});
-  });
+  r.measure("inclusive_scan", "tbb::parallel_scan", "u32", -1, 2 * b, [&] { tbb_inclusive_scan(src, dst, r.n()); });
 }
 #endif
 
@@ -437,11 +441,7 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
 // std::execution::par) and tbb::parallel_scan.
 void production_suite(std::vector<row>& all, device d) {
   using u32 = std::uint32_t;
-#if SLUICE_BENCH_HAS_TBB
-  // oneTBB (and std::execution::par on it) on as many threads as the yardsticks.
-  std::optional<tbb::global_control> tbb_threads;
-  if (d == device::cpu) tbb_threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cpu_threads()));
-#else
+#if !SLUICE_BENCH_HAS_TBB
   if (d == device::cpu)
     std::printf("cpu: the tbb::parallel_scan and std::execution::par peers are skipped: libtbb-dev was missing when sluice was configured"
                 " (scripts/setup.sh installs it)\n");
@@ -778,12 +778,7 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
   if (!o.tables.empty()) {
     std::printf("\n%s", o.tables.c_str());
     const auto md = dir / (stem + ".md");
-    if (!write_whole_file(md, [&](const std::filesystem::path& p) {
-          std::ofstream f(p);
-          f << o.tables;
-          f.flush();
-          return static_cast<bool>(f);
-        })) {
+    if (!write_text_file(md, o.tables)) {
       std::fprintf(stderr, "sluice bench: cannot write '%s'\n", md.string().c_str());
       return 1;
     }
@@ -817,6 +812,11 @@ int run_bench(const bench_args& a) {
     return 1;
   }
   remove_partial_files_on_interrupt();
+#if SLUICE_BENCH_HAS_TBB
+  // oneTBB (and std::execution::par on it) on as many threads as the yardsticks, in every suite.
+  std::optional<tbb::global_control> tbb_threads;
+  if (d == device::cpu) tbb_threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cpu_threads()));
+#endif
   if (a.suite != "all") return run_suite(a, a.suite, d);
   int status = 0;
   for (const char* s : {"ratio", "size", "blocksize", "tables", "production", "sort"}) {

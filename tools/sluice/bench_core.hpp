@@ -101,6 +101,11 @@ std::size_t std_copy_if_flags(const std::vector<T>& in, const std::vector<std::u
                                   out.begin());
 }
 
+#if SLUICE_BENCH_HAS_TBB
+// tbb::parallel_scan's inclusive sum of n u32, the CPU peer of the scans (on run_bench's TBB threads).
+void tbb_inclusive_scan(const std::uint32_t* src, std::uint32_t* dst, std::size_t n);
+#endif
+
 // A row's algorithm: the name "best" resolves to, or the spec as given.
 std::string label_of(primitive p, device d, const std::string& spec);
 

@@ -6,18 +6,12 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
-#include <optional>
 #include <sstream>
 
 #include "bench_core.hpp"
 #include "timer.hpp"
 #include "verify/generators.hpp"
 
-#if SLUICE_BENCH_HAS_TBB
-#include <tbb/blocked_range.h>
-#include <tbb/global_control.h>
-#include <tbb/parallel_scan.h>
-#endif
 
 namespace sluice::tool {
 namespace {
@@ -65,6 +59,12 @@ row* time_compaction(runner& r, buf<T>& in, flag_set& f, buf<T>& out, const std:
     told[spec] = true;
     return nullptr;
   }
+}
+
+// std::copy_if by the same flags (CPU): the serial standard library beside the compactions; the same bytes.
+const row* time_std_copy_if(runner& r, buf<u32>& in, flag_set& f, buf<u32>& out, double ratio) {
+  return r.measure("compact", "std::copy_if", "u32", ratio, static_cast<double>(r.n()) * (sizeof(u32) + 1) + f.kept * sizeof(u32),
+                   [&] { sink_int = std_copy_if_flags(in.host, f.fl.host, out.host); });
 }
 
 // The step times of one run of a multi-step compaction (the step recorder, GPU only), as rows named
@@ -177,9 +177,7 @@ void ratio_cpu(std::vector<row>& all, std::vector<figure>& figs) {
     flag_set f(paper_n(), ratio, d);
     for (const auto& [spec, label] : series)
       if (const row* w = time_compaction(r, in, f, out, spec, "u32", ratio)) billeter.add(label, ratio * 100, w->ms);
-    if (const row* w = r.measure("compact", "std::copy_if", "u32", ratio, 5.0 * paper_n() + f.kept * 4,
-                                 [&] { sink_int = std_copy_if_flags(in.host, f.fl.host, out.host); }))
-      billeter.add("std::copy_if", ratio * 100, w->ms);
+    if (const row* w = time_std_copy_if(r, in, f, out, ratio)) billeter.add("std::copy_if", ratio * 100, w->ms);
   }
   add_rows(all, r);
   figs.push_back(billeter);
@@ -216,9 +214,7 @@ void fig4_series(runner& r, figure& fig, const std::string& type, const std::vec
       if (const row* w = time_compaction(r, in, f, out, spec, type, ratio)) fig.add(label + " - " + type, static_cast<double>(r.n()), w->ms);
     if constexpr (std::is_same_v<T, u32>)
       if (with_std)
-        if (const row* w = r.measure("compact", "std::copy_if", type, ratio, 5.0 * static_cast<double>(r.n()) + f.kept * 4,
-                                     [&] { sink_int = std_copy_if_flags(in.host, f.fl.host, out.host); }))
-          fig.add("std::copy_if - u32", static_cast<double>(r.n()), w->ms);
+        if (const row* w = time_std_copy_if(r, in, f, out, ratio)) fig.add("std::copy_if - u32", static_cast<double>(r.n()), w->ms);
   }
 }
 
@@ -432,9 +428,7 @@ std::string billeter_table3(std::vector<row>& all, device d) {
     for (const auto& [spec, label] : algos)
       if (const row* w = time_compaction(r, in, f, out, spec, "u32", ratio)) ms[spec].push_back(w->ms);
     if (d == device::cpu)
-      if (const row* w = r.measure("compact", "std::copy_if", "u32", ratio, 5.0 * paper_n() + f.kept * 4,
-                                   [&] { sink_int = std_copy_if_flags(in.host, f.fl.host, out.host); }))
-        ms["std::copy_if"].push_back(w->ms);
+      if (const row* w = time_std_copy_if(r, in, f, out, ratio)) ms["std::copy_if"].push_back(w->ms);
   }
   if (d == device::cpu) algos.push_back({"std::copy_if", "std::copy_if"});
   add_rows(all, r);
@@ -486,23 +480,10 @@ std::string billeter_table4(std::vector<row>& all, device d) {
       if (w) t << "| " << label << " | " << fmt(w->ms, 4) << " | " << fmt(w->gbps, 1) << " | " << fmt(w->frac, 3) << " |\n";
     }
 #if SLUICE_BENCH_HAS_TBB
-    if (d == device::cpu) {
-      const u32* src = in.host.data();
-      u32* dst = out.host.data();
-      if (const row* w = r.measure("inclusive_scan", "tbb::parallel_scan", "u32", -1, 8.0 * static_cast<double>(n), [&] {
-            tbb::parallel_scan(
-                tbb::blocked_range<std::size_t>(0, n), u32{0},
-                [=](const tbb::blocked_range<std::size_t>& range, u32 acc, bool is_final) {
-                  if (is_final)
-                    for (std::size_t i = range.begin(); i != range.end(); ++i) dst[i] = acc += src[i];
-                  else
-                    for (std::size_t i = range.begin(); i != range.end(); ++i) acc += src[i];
-                  return acc;
-                },
-                std::plus<u32>{});
-          }))
+    if (d == device::cpu)
+      if (const row* w = r.measure("inclusive_scan", "tbb::parallel_scan", "u32", -1, 8.0 * static_cast<double>(n),
+                                   [&] { tbb_inclusive_scan(in.host.data(), out.host.data(), n); }))
         t << "| tbb::parallel_scan | " << fmt(w->ms, 4) << " | " << fmt(w->gbps, 1) << " | " << fmt(w->frac, 3) << " |\n";
-    }
 #endif
     if (d == device::cpu)
       if (const row* w = r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 8.0 * static_cast<double>(n),
@@ -589,10 +570,6 @@ void blocksize_suite(std::vector<row>& all, std::vector<figure>& figs, device d)
 }
 
 void tables_suite(std::vector<row>& all, std::string& tables, device d) {
-#if SLUICE_BENCH_HAS_TBB
-  std::optional<tbb::global_control> tbb_threads;
-  if (d == device::cpu) tbb_threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cpu_threads()));
-#endif
   tables = "# sluice bench --suite tables: the papers' tables on " + machine_name(d) + "\n\n";
   if (d == device::cuda) tables += roger_table1(all);
   else tables += "Roger et al. 2007, Table I compares GPU methods (horn, roger, scan-scatter): run it with --device cuda.\n\n";

@@ -141,6 +141,15 @@ bool write_whole_file(const std::filesystem::path& file, const std::function<boo
   return ok;
 }
 
+bool write_text_file(const std::filesystem::path& file, const std::string& text) {
+  return write_whole_file(file, [&](const std::filesystem::path& p) {
+    std::ofstream o(p);
+    o << text;
+    o.flush();
+    return static_cast<bool>(o);
+  });
+}
+
 bool gnuplot_present() {
   static const bool present = [] {
     const char* path = std::getenv("PATH");
@@ -155,13 +164,7 @@ bool gnuplot_present() {
 std::filesystem::path write_figure(const figure& f, const std::filesystem::path& dir, const std::string& stem, const std::string& subtitle) {
   const auto gp = dir / (stem + ".gp"), png = dir / (stem + ".png");
   const std::string text = script(f, stem, subtitle);
-  const bool wrote = write_whole_file(gp, [&](const std::filesystem::path& p) {
-    std::ofstream o(p);
-    o << text;
-    o.flush();
-    return static_cast<bool>(o);
-  });
-  if (!wrote) {
+  if (!write_text_file(gp, text)) {
     std::fprintf(stderr, "sluice bench: cannot write '%s'\n", gp.string().c_str());
     return {};
   }

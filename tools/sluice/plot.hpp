@@ -34,6 +34,9 @@ std::filesystem::path write_figure(const figure& f, const std::filesystem::path&
 // when the file could not be written.
 bool write_whole_file(const std::filesystem::path& file, const std::function<bool(const std::filesystem::path&)>& write);
 
+// write_whole_file of a text.
+bool write_text_file(const std::filesystem::path& file, const std::string& text);
+
 // Installs the SIGINT/SIGTERM handler write_whole_file relies on: it removes the partial file in progress,
 // says "interrupted", and exits with 130.
 void remove_partial_files_on_interrupt();
