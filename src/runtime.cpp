@@ -10,6 +10,7 @@
 #include "sluice/cuda/backend.hpp"
 #include "sluice/detail/step_recorder.hpp"
 #include "sluice/device_buffer.hpp"
+#include "sluice/gl/backend.hpp"
 #include "sluice/error.hpp"
 #include "sluice/options.hpp"
 
@@ -74,6 +75,7 @@ cudaMemPool_t pool_for_current_device(const char* fn) {
 
 bool device_available(device d) noexcept {
   if (d == device::cpu) return true;
+  if (d == device::gl) return gl_backend::available();
 #if SLUICE_HAS_CUDA
   return device_count() > 0;
 #else

@@ -24,7 +24,7 @@ void PrintTo(const param& p, std::ostream* os) {
 std::vector<param> all_params() {
   std::vector<param> v;
   for (const auto& a : algorithms())
-    for (device d : {device::cpu, device::cuda})
+    for (device d : {device::cpu, device::cuda, device::gl})
       if (runs_on(a, d)) v.push_back({&a, d});
   return v;
 }
@@ -35,6 +35,7 @@ TEST_P(matrix, against_reference) {
   const auto [algo, dev] = GetParam();
   if (dev == device::cuda && !device_available(device::cuda))
     GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
+  if (dev == device::gl && !device_available(device::gl)) GTEST_SKIP() << "no gl device: " << gl_backend::unavailable_reason();
   const char* q = std::getenv("SLUICE_TEST_QUICK");
   std::vector<std::string> failures;
   verify::settings s{dev, q && std::string(q) == "1", [&](const std::string& m) {

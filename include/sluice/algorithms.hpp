@@ -35,6 +35,8 @@ struct algorithm_info {
   bool best_cuda;  // the default ("best") on CUDA
   std::string_view summary;
   std::string_view params = {};  // tunables, written after the name: "roger:s=128,scan=hillis-steele"
+  bool on_gl = false;    // the papers' OpenGL systems (src/gl)
+  bool best_gl = false;  // the default ("best") on gl
 };
 
 // clang-format off
@@ -89,12 +91,23 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::radix_sort,        "onesweep",     false, true,  true,  false, true,  "Adinets-Merrill Onesweep: one histogram read, then one pass per 8-bit digit (ballot ranking, per-digit look-back)"},
   {primitive::radix_sort,        "cub",          false, true,  true,  false, false, "cub::DeviceRadixSort (CCCL Onesweep): integer keys and values as they are, float keys as their order-preserving image"},
   {primitive::radix_sort,        "split-radix",  false, true,  true,  false, false, "Billeter Sec. 5.3: one stable stream split (scan-scatter) per key bit"},
+  // The gl device: the papers' systems in fragment, geometry and vertex shaders (docs/gl.md).
+  {primitive::reduce,            "goddeke-multipass", false, false, true, false, false, "Goeddeke tutorial in fragment shaders: 2x2 groups of an M x M texture, coordinates from the fragment position, ping-pong render-to-texture passes to 1x1 (commutative op)", {}, true, true},
+  {primitive::compact,           "roger",        false, false, true,  false, false, "Roger 2007 Sec. III in fragment shaders: blocks of s, Hillis-Steele prefix sums + Fig. 5 search, blocks concatenated by line segments split in a geometry shader (Fig. 7)", "s=64 (2..1024, power of 2)", true, true},
+  {primitive::compact,           "horn",         false, false, true,  false, false, "Horn 2005 in fragment shaders: Hillis-Steele prefix sum of the discards in log2(n) ping-pong passes, then a binary-search gather per output texel", {}, true, false},
+  {primitive::compact,           "geometry-shader", false, false, true, false, false, "the papers' baseline: one point per element, a geometry shader drops the unwanted ones, transform feedback captures the rest in order", {}, true, false},
+  {primitive::compact_unordered, "jumping-jack", false, false, false, false, false, "Moreira 2009 Sec. 4-5 in fragment shaders: MAS jumps in blocks of s, endpoints computed in a fragment pass and drawn as lines from a buffer (render to vertex array, Fig. 8)", "s=256 (2..1024, power of 2)", true, true},
 };
 // clang-format on
 
 inline std::span<const algorithm_info> algorithms() noexcept { return algorithm_table; }
 
-inline bool runs_on(const algorithm_info& a, device d) noexcept { return d == device::cpu ? a.on_cpu : a.on_cuda; }
+inline bool runs_on(const algorithm_info& a, device d) noexcept {
+  return d == device::cpu ? a.on_cpu : d == device::cuda ? a.on_cuda : a.on_gl;
+}
+inline bool is_best(const algorithm_info& a, device d) noexcept {
+  return d == device::cpu ? a.best_cpu : d == device::cuda ? a.best_cuda : a.best_gl;
+}
 
 // The variant `spec` ("best" allowed; "name:key=value,..." for a variant's parameters) of `prim` on `d`, or
 // an invalid_argument error naming the valid choices. The variant itself checks its parameters' values.
@@ -110,10 +123,13 @@ inline const algorithm_info& find_algorithm(primitive prim, device d, std::strin
   std::string valid;
   for (const auto& a : algorithm_table) {
     if (a.prim != prim || !runs_on(a, d)) continue;
-    if (best ? (d == device::cpu ? a.best_cpu : a.best_cuda) : a.name == name) return a;
+    if (best ? is_best(a, d) : a.name == name) return a;
     valid += valid.empty() ? "" : ", ";
     valid += a.name;
   }
+  if (valid.empty())
+    throw error(errc::unsupported, "sluice::" + std::string(fn) + ": the " + std::string(to_string(d)) + " device has no " +
+                                       std::string(to_string(prim)) + " algorithm");
   throw error(errc::invalid_argument, "sluice::" + std::string(fn) + ": unknown algorithm '" + std::string(name) + "' for " +
                                           std::string(to_string(prim)) + " on " + std::string(to_string(d)) +
                                           " (valid: best, " + valid + ")");

@@ -6,6 +6,7 @@
 #include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 #include "sluice/detail/select.hpp"
+#include "sluice/gl/dispatch.hpp"
 
 namespace sluice {
 
@@ -15,10 +16,14 @@ template <class T, class Sel, class... Extra>
 void compact_run(const char* fn, primitive prim, std::span<const T> in, std::span<T> out, Sel sel,
                  std::uint64_t* count, const options& opt, Extra... extra) {
   const auto& algo = prepare(fn, prim, opt, std::pair{"in", in}, std::pair{"out", out}, extra...);
-  check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/opt.device == device::cpu);
+  check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/opt.device != device::cuda);
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   if (opt.device == device::cpu) {
     *count = cpu::compact(algo, ::sluice::detail::spec_of(algo, opt), in, out, sel, fn);
+    return;
+  }
+  if (opt.device == device::gl) {
+    *count = gl_compact(::sluice::detail::spec_of(algo, opt), prim == primitive::compact_unordered, in, out, sel, fn);
     return;
   }
   if constexpr (config::has_cuda) {

@@ -9,9 +9,10 @@ namespace sluice {
 enum class errc {
   invalid_argument,  // a span, size, bit range or option the function cannot accept
   out_of_memory,     // scratch or device memory could not be allocated
-  no_device,         // the CUDA device was asked for and none is present (or sluice was built without CUDA)
+  no_device,         // the device asked for is not present (no GPU, no OpenGL context) or not built in
   cuda_error,        // a CUDA call or kernel launch failed
   unsupported,       // a valid request this build or algorithm does not implement (e.g. in place on the GPU)
+  gl_error,          // an OpenGL or EGL call of the gl device failed
 };
 
 constexpr std::string_view to_string(errc c) noexcept {
@@ -21,6 +22,7 @@ constexpr std::string_view to_string(errc c) noexcept {
     case errc::no_device: return "no_device";
     case errc::cuda_error: return "cuda_error";
     case errc::unsupported: return "unsupported";
+    case errc::gl_error: return "gl_error";
   }
   return "unknown";
 }

@@ -7,9 +7,11 @@ struct CUstream_st;  // cudaStream_t without the CUDA headers
 
 namespace sluice {
 
-enum class device { cpu, cuda };
+// cpu: host memory; cuda: CUDA device memory; gl: the papers' OpenGL systems (host memory in and out: each
+// call uploads its streams into textures and reads the result back; see docs/gl.md).
+enum class device { cpu, cuda, gl };
 
-constexpr std::string_view to_string(device d) noexcept { return d == device::cpu ? "cpu" : "cuda"; }
+constexpr std::string_view to_string(device d) noexcept { return d == device::cpu ? "cpu" : d == device::cuda ? "cuda" : "gl"; }
 
 struct options {
   sluice::device device = sluice::device::cpu;  // cuda: every span must point to device (or managed) memory
@@ -17,7 +19,8 @@ struct options {
   CUstream_st* stream = nullptr;                 // CUDA stream (cudaStream_t); nullptr is the legacy default stream
 };
 
-// True when the device can run work now (for cuda: built with CUDA and a GPU is present).
+// True when the device can run work now (cuda: built with CUDA and a GPU is present; gl: built with EGL and
+// OpenGL and a headless OpenGL 4.5 core context can be made).
 bool device_available(device d) noexcept;
 
 }  // namespace sluice

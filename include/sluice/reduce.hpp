@@ -2,6 +2,7 @@
 #pragma once
 #include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
+#include "sluice/gl/dispatch.hpp"
 
 namespace sluice {
 
@@ -20,6 +21,10 @@ void reduce_run(const char* fn, const In& in, T* result, T init, Op op, const op
     *result = cpu::reduce(algo, ::sluice::detail::spec_of(algo, opt), s, init, op, fn);
     return;
   }
+  if (opt.device == device::gl) {
+    *result = gl_reduce(::sluice::detail::spec_of(algo, opt), s, init, op, fn);
+    return;
+  }
   if constexpr (config::has_cuda) {
     cuda_backend::check_device_pointer(fn, "result", result);
     if constexpr (cuda_reduce_v<T, Op>) cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, result, init, op, opt.stream);
@@ -28,7 +33,8 @@ void reduce_run(const char* fn, const In& in, T* result, T init, Op op, const op
 }
 }  // namespace detail
 
-// The same, with the result written to *result (device memory on cuda) in stream order; never syncs the host.
+// The same, with the result written to *result (device memory on cuda, host memory on cpu and gl); on cuda it
+// runs in stream order and never syncs the host.
 template <detail::span_like In, class T = detail::element_t<In>, class Op = sum>
 void reduce_async(const In& in, T* result, T init = T{}, Op op = {}, const options& opt = {}) {
   detail::reduce_run("reduce_async", in, result, init, op, opt);
@@ -36,7 +42,7 @@ void reduce_async(const In& in, T* result, T init = T{}, Op op = {}, const optio
 
 template <detail::span_like In, class T, class Op>
 T reduce(const In& in, T init, Op op, const options& opt) {
-  if (opt.device == device::cpu) {
+  if (opt.device != device::cuda) {  // host memory
     T r;
     detail::reduce_run("reduce", in, &r, init, op, opt);
     return r;

@@ -16,8 +16,8 @@ const char* const usage_main =
     "'sluice <command> --help' describes each command.\n";
 
 const char* const usage_verify =
-    "usage: sluice verify [--device cpu|cuda] [--algo NAME|all] [--quick] [--max-size N] [--jobs N]\n"
-    "  --device   where to run (default: cpu)\n"
+    "usage: sluice verify [--device cpu|cuda|gl] [--algo NAME|all] [--quick] [--max-size N] [--jobs N]\n"
+    "  --device   where to run (default: cpu); gl: the papers' OpenGL systems on a headless EGL context\n"
     "  --algo     an algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all);\n"
     "             repeat it for several\n"
     "  --quick    sizes up to 2^16 instead of 2^22\n"
@@ -64,7 +64,8 @@ struct args {
 device parse_device(const std::string& s) {
   if (s == "cpu") return device::cpu;
   if (s == "cuda") return device::cuda;
-  throw arg_error{"unknown device '" + s + "' (valid: cpu, cuda)"};
+  if (s == "gl") return device::gl;
+  throw arg_error{"unknown device '" + s + "' (valid: cpu, cuda, gl)"};
 }
 
 std::uint64_t parse_size(const std::string& flag, const std::string& v) {

@@ -25,6 +25,7 @@ int cmd_list() {
   for (const auto& al : algorithms()) {
     std::string devs = al.on_cpu ? "cpu" : "";
     if (al.on_cuda) devs += devs.empty() ? "cuda" : ",cuda";
+    if (al.on_gl) devs += devs.empty() ? "gl" : ",gl";
     std::printf("%s %s %s %s%s%s\n", std::string(to_string(al.prim)).c_str(), std::string(al.name).c_str(), devs.c_str(),
                 al.stable ? "stable" : "unordered", al.params.empty() ? "" : " params: ", std::string(al.params).c_str());
   }
@@ -55,8 +56,9 @@ int cmd_verify(const tool::verify_args& v) {
     if (!matched) throw arg_error{"unknown algorithm '" + algo + "' on " + std::string(to_string(d)) + " (valid: all" + valid + ")"};
   }
   if (!device_available(d)) {
-    std::fprintf(stderr, "sluice verify: the %s device is not available (%s)\n", std::string(to_string(d)).c_str(),
-                 config::has_cuda ? "no CUDA GPU present" : "sluice was built without CUDA");
+    const std::string why = d == device::gl ? gl_backend::unavailable_reason()
+                            : config::has_cuda ? "no CUDA GPU present" : "sluice was built without CUDA";
+    std::fprintf(stderr, "sluice verify: the %s device is not available (%s)\n", std::string(to_string(d)).c_str(), why.c_str());
     return 2;
   }
   verify::tally total;

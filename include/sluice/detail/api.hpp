@@ -11,6 +11,7 @@
 #include "sluice/algorithms.hpp"
 #include "sluice/config.hpp"
 #include "sluice/cuda/backend.hpp"
+#include "sluice/gl/backend.hpp"
 #include "sluice/detail/checks.hpp"
 #include "sluice/detail/instantiations.hpp"
 #include "sluice/error.hpp"
@@ -48,6 +49,8 @@ const algorithm_info& prepare(const char* fn, primitive prim, const options& opt
       cuda_backend::require_device(fn);
       (cuda_backend::check_device_pointer(fn, spans.first, spans.second.data()), ...);
     }
+  } else if (opt.device == device::gl) {
+    gl_backend::require_device(fn);
   }
   return find_algorithm(prim, opt.device, opt.algorithm, fn);
 }
@@ -71,12 +74,12 @@ void require_precompiled_storage(const char* fn) {
                                      "include <sluice/cuda.cuh> before any other sluice header");
 }
 
-// The synchronous form of a counted call: run(count) writes the count (host memory on the CPU; on CUDA a
+// The synchronous form of a counted call: run(count) writes the count (host memory on cpu and gl; on CUDA a
 // scratch word in device memory, brought back with one stream sync).
 template <class F>
 std::uint64_t counted(const char* fn, const options& opt, F&& run) {
   std::uint64_t host = 0;
-  if (opt.device == device::cpu) {
+  if (opt.device != device::cuda) {  // host memory
     run(&host);
     return host;
   }
