@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what sluice needs to build and test on a fresh Debian machine, if it is missing:
-# CMake, a C++20 compiler, GoogleTest, clang (for libFuzzer), oneTBB (the CPU benchmark's peers), gnuplot (the
-# benchmark's figures; optional).
+# CMake, a C++20 compiler, GoogleTest, clang (for libFuzzer), oneTBB (the CPU benchmark's peers), EGL/OpenGL and
+# Mesa (the gl device), gnuplot (the benchmark's figures; optional).
 # The CUDA backend is built when nvcc is found (it is optional).
 set -euo pipefail
 missing=()
@@ -14,6 +14,13 @@ command -v clang++ >/dev/null || missing+=(clang)  # the libFuzzer target (scrip
 { [ -f /usr/include/omp.h ] || ls /usr/lib/llvm-*/lib/clang/*/include/omp.h >/dev/null 2>&1; } || missing+=(libomp-dev)
 # tbb::parallel_scan and std::execution::par in `sluice bench --device cpu`; libstdc++'s parallel algorithms run on it.
 [ -f /usr/include/oneapi/tbb.h ] || [ -f /usr/include/tbb/tbb.h ] || missing+=(libtbb-dev)
+# The gl device (the papers' OpenGL systems on a headless EGL context): EGL and OpenGL headers and loaders, and
+# Mesa's llvmpipe as the driver where no GPU driver is installed.
+[ -f /usr/include/EGL/egl.h ] || missing+=(libegl-dev)
+[ -f /usr/include/GL/glcorearb.h ] || missing+=(libgl-dev)
+ls /usr/lib/*/libOpenGL.so >/dev/null 2>&1 || missing+=(libopengl-dev)
+ls /usr/lib/*/libEGL_mesa.so.0 >/dev/null 2>&1 || missing+=(libegl-mesa0)
+ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing+=(libgl1-mesa-dri)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q "${missing[@]}"

@@ -99,6 +99,39 @@ INSTANTIATE_TEST_SUITE_P(cuda, policies, ::testing::ValuesIn(cuda_specs), [](con
   return n;
 });
 
+// The gl variants' block sizes at both ends and between (quick matrix): blocks of 2 and of 1024 elements,
+// four and a quarter of a texture row.
+const char* const gl_specs[] = {"roger:s=2", "roger:s=1024", "roger:s=256", "jumping-jack:s=2", "jumping-jack:s=1024",
+                                "jumping-jack:s=32"};
+
+class gl_policies : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(gl_policies, against_reference) {
+  if (!device_available(device::gl)) GTEST_SKIP() << "no gl device: " << gl_backend::unavailable_reason();
+  const std::string_view spec = GetParam();
+  int entries = 0;
+  for (const auto& a : algorithms()) {
+    if (!a.on_gl || a.name != detail::base_name(spec)) continue;
+    ++entries;
+    std::vector<std::string> failures;
+    verify::settings s{device::gl, /*quick=*/true, [&](const std::string& m) {
+                         if (failures.size() < 25) failures.push_back(m);
+                       }};
+    const auto t = verify::run(a, s, spec);
+    for (const auto& f : failures) ADD_FAILURE() << f;
+    EXPECT_EQ(t.failed, 0u);
+    EXPECT_GT(t.passed, 0u) << "no case ran";
+  }
+  EXPECT_EQ(entries, 1) << spec;
+}
+
+INSTANTIATE_TEST_SUITE_P(gl, gl_policies, ::testing::ValuesIn(gl_specs), [](const ::testing::TestParamInfo<const char*>& p) {
+  std::string n = p.param;
+  for (auto& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+});
+
 // The CPU backend at every SIMD level and at 1, 2 and more threads than this machine has cores: every CPU
 // entry that takes the plan's parameters, on the quick generator matrix (the registry test above runs the
 // default plan on the full one; test_api's cpu_levels_at_streaming_sizes the non-temporal paths).

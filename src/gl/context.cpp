@@ -3,6 +3,8 @@
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -421,12 +423,18 @@ texture& hillis_steele(const session& s, texture& a, texture& b, std::uint64_t n
 
 timer::timer() { glCreateQueries(GL_TIME_ELAPSED, 1, &q_); }
 timer::~timer() { glDeleteQueries(1, &q_); }
-void timer::begin() { glBeginQuery(GL_TIME_ELAPSED, q_); }
+void timer::begin() {
+  glFinish();
+  start_ = std::chrono::steady_clock::now();
+  glBeginQuery(GL_TIME_ELAPSED, q_);
+}
 double timer::end_ms() {
   glEndQuery(GL_TIME_ELAPSED);
+  glFinish();
+  const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
   GLuint64 ns = 0;
   glGetQueryObjectui64v(q_, GL_QUERY_RESULT, &ns);
-  return static_cast<double>(ns) * 1e-6;
+  return std::max(static_cast<double>(ns) * 1e-6, wall);
 }
 
 }  // namespace sluice::gl_backend

@@ -4,6 +4,7 @@
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/glcorearb.h>
 
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <mutex>
@@ -119,7 +120,9 @@ const char* scalar_define(scalar t);
 // n) are in the returned texture, which is `a` or `b`.
 texture& hillis_steele(const session& s, texture& a, texture& b, std::uint64_t n, std::uint64_t segment);
 
-// GPU time of what runs between begin and end.
+// The time of what runs between begin and end: the GL_TIME_ELAPSED query (the GPU's own clock, as Moreira
+// Sec. 6 timed with GL_EXT_timer_query), or the host's clock from glFinish to glFinish where that is longer
+// (llvmpipe runs the vertex and geometry stages on the calling thread, outside its query).
 class timer {
  public:
   timer();
@@ -129,6 +132,7 @@ class timer {
 
  private:
   GLuint q_ = 0;
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace sluice::gl_backend

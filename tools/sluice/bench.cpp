@@ -752,6 +752,7 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
   if (suite == "size") size_suite(o.rows, o.figs, d);
   if (suite == "blocksize") blocksize_suite(o.rows, o.figs, d);
   if (suite == "tables") tables_suite(o.rows, o.tables, d);
+  if (suite == "gl") gl_suite(o.rows, o.tables, o.figs);
   if (suite == "production") {
     production_suite(o.rows, d), print_against_peer(o.rows);
     if (d == device::cpu) print_cpu_summary(o.rows);

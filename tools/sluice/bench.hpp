@@ -21,7 +21,7 @@ struct bench_args {
 // but quick; compaction (issue 3) and scan-reduce (issue 4): the papers' GPU variants and parameters. On the CPU
 // the copy is memcpy-mt, reduce is measured against a read of the same bytes, and production adds at 2^26 (or
 // --n) the std and oneTBB peers of issue 7. docs/bench.md describes each suite, the CSV and the figures.
-inline const char* const bench_suites[] = {"quick", "production", "sort", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce"};
+inline const char* const bench_suites[] = {"quick", "production", "sort", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl"};
 
 // Runs a suite, prints a table, writes <out_dir>/<suite>-<device>.csv, the suite's figures (<suite>-<device>-<figure>.gp
 // and, with gnuplot, .png) and tables (.md); returns the exit status.

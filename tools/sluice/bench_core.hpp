@@ -128,5 +128,7 @@ void ratio_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
 void size_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
 void blocksize_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
 void tables_suite(std::vector<row>& all, std::string& tables, device d);
+// gl_suite.cpp (issue 10): the gl variants beside their CUDA namesakes and CUB, Roger Table I and Moreira Fig. 11.
+void gl_suite(std::vector<row>& all, std::string& tables, std::vector<figure>& figs);
 
 }  // namespace sluice::tool

@@ -26,7 +26,7 @@ const char* const usage_verify =
     "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
 
 const char* const usage_bench =
-    "usage: sluice bench [--device cpu|cuda] [--suite NAME] [--out DIR] [--algo NAME] [--primitive NAME] [--n N]\n"
+    "usage: sluice bench [--device cpu|cuda|gl] [--suite NAME] [--out DIR] [--algo NAME] [--primitive NAME] [--n N]\n"
     "  --device   default: cuda when a GPU is present, else cpu\n"
     "  --suite    quick (default): verify, then every algorithm at one size;\n"
     "             ratio: time against the valid ratio at 4M (Roger Fig. 9, Billeter Fig. 3, Moreira Figs. 11-13);\n"
@@ -35,7 +35,9 @@ const char* const usage_bench =
     "             tables: Roger Table I, Billeter Tables 3, 4 and 5;\n"
     "             production: the defaults beside CUB or std/TBB and the copy, 2^10 .. 2^30 (CPU: 2^26);\n"
     "             sort: radix sort of keys and pairs beside CUB or std::sort; all: ratio, size, blocksize, tables,\n"
-    "             production and sort; compaction, scan-reduce: the papers' GPU variants of issues 3 and 4\n"
+    "             production and sort; compaction, scan-reduce: the papers' GPU variants of issues 3 and 4;\n"
+    "             gl: the papers' OpenGL systems (gl device) beside their CUDA namesakes and CUB, 256K .. 16M,\n"
+    "             60% valid (Roger Table I), and against the valid ratio (Moreira Fig. 11)\n"
     "  --out      folder for the CSV, the figures (PNG, drawn by gnuplot, and their .gp scripts) and the tables\n"
     "             (default: ./sluice-results)\n"
     "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
@@ -128,7 +130,10 @@ bench_args parse_bench(args& a, bool cuda_present, bool& device_given, const cha
   bool known = false;
   for (const char* s : bench_suites) known = known || b.suite == s;
   if (!known)
-    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, ratio, size, blocksize, tables, all, compaction, scan-reduce)"};
+    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl)"};
+  // The gl suite runs on the gl device (with the CUDA peers when a GPU is present); the gl device runs only it.
+  if (b.suite == "gl") b.dev = device::gl;
+  else if (b.dev == device::gl) throw arg_error{"the gl device runs the suite 'gl' only (--suite gl)"};
   if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce" || b.suite == "blocksize"))
     throw arg_error{"suite '" + b.suite + "' times the papers' GPU variants: use --device cuda"};
   return b;

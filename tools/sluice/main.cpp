@@ -113,7 +113,8 @@ int cmd_verify(const tool::verify_args& v) {
 
 int cmd_bench(const tool::bench_args& b, bool device_given) {
   if (!device_available(b.dev)) {
-    std::fprintf(stderr, "sluice bench: the %s device is not available\n", std::string(to_string(b.dev)).c_str());
+    std::fprintf(stderr, "sluice bench: the %s device is not available%s\n", std::string(to_string(b.dev)).c_str(),
+                 b.dev == device::gl ? (" (" + gl_backend::unavailable_reason() + ")").c_str() : "");
     return 2;
   }
   if (!device_given && b.dev == device::cpu)

@@ -1,5 +1,7 @@
 #include "timer.hpp"
 
+#include "sluice/gl/backend.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -138,7 +140,7 @@ std::string machine_name(device d) {
     return "cuda";
   }
 #endif
-  (void)d;
+  if (d == device::gl) return "OpenGL: " + gl_backend::renderer();
   std::string model = "CPU";
   std::ifstream info("/proc/cpuinfo");
   for (std::string line; std::getline(info, line);)
