@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine with binaries built here for sm_90 (scripts/stage_device.sh copies them to .device/):
 # the test suite, the full CUDA verification, compute-sanitizer and the production benchmark.
-# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize example bench cpu (default: all but cpu)
+# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize example bench cpu gl (default: all but cpu
+# and gl). gl: the gl device on the GPU's own OpenGL through EGL; needs the GL loader packages in .gl/ (carried;
+# see docs/gl.md), unpacked first.
 # BENCH_SUITE: the suites of the bench step (default: production), e.g. "quick ratio blocksize tables".
 set -u
 BIN=${BIN:-.device}
@@ -45,6 +47,17 @@ for s in $steps; do
         tail -${BENCH_TAIL:-8} "$OUT/bench-$suite.log"
         [ $rc = 0 ] || { echo "  bench $suite: rc=$rc"; status=1; }
       done ;;
+    gl)
+      step "gl device: sluice verify --device gl --algo all, then sluice bench --suite gl"
+      if [ -d .gl ]; then for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; fi
+      [ -f /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ] &&
+        export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+      timeout 900 "$BIN/sluice" verify --device gl --algo ${VERIFY_ALGO:-all} 2>&1 | tee "$OUT/verify-gl.log" | tail -8
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1
+      timeout 900 "$BIN/sluice" bench --suite gl --out "$OUT" > "$OUT/bench-gl.log" 2>&1
+      rc=$?
+      tail -${BENCH_TAIL:-30} "$OUT/bench-gl.log"
+      [ $rc = 0 ] || { echo "  bench gl: rc=$rc"; status=1; } ;;
     cpu)
       step "CPU backend on this host: verify at every SIMD level, then the production suite"
       nproc; grep -m1 'model name' /proc/cpuinfo
