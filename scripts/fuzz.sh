@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 seconds=${1:-60}
 dir="$BUILD_DIR-fuzz"
-CXX=${FUZZ_CXX:-clang++} cmake -S . -B "$dir" -DSLUICE_ENABLE_CUDA=OFF -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_TOOLS=OFF \
+CXX=${FUZZ_CXX:-clang++} cmake -S . -B "$dir" -DSLUICE_ENABLE_CUDA=OFF -DSLUICE_ENABLE_GL=OFF -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_TOOLS=OFF \
   -DSLUICE_BUILD_FUZZERS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" >/dev/null
 cmake --build "$dir" -j"$JOBS" --target fuzz_api fuzz_cli
