@@ -3,6 +3,7 @@
 
 #include "gl/variants.hpp"
 #include "sluice/detail/params.hpp"
+#include "sluice/gl/bench.hpp"
 
 namespace sluice::gl_backend {
 
@@ -88,15 +89,32 @@ std::vector<double> time_compact(std::string_view spec, bool unordered, const vo
   return ms;
 }
 
-std::vector<double> time_copy(std::uint64_t bytes, int runs) {
+namespace {
+const char* const copy_fs = R"(
+layout(binding = 0) uniform usampler2D u_in;
+layout(location = 0) out uint o_value;
+void main() { o_value = texelFetch(u_in, ivec2(gl_FragCoord.xy), 0).x; }
+)";
+}  // namespace
+
+std::vector<double> time_copy(std::uint64_t bytes, int runs) { return time_copy(bytes, runs, false); }
+
+std::vector<double> time_copy(std::uint64_t bytes, int runs, bool fragment_pass) {
   session s("gl_backend::time_copy");
-  const std::uint64_t texels = (bytes + 15) / 16;  // RGBA32UI: 16 bytes a texel
-  texture a = stream_texture(s, GL_RGBA32UI, texels), b = stream_texture(s, GL_RGBA32UI, texels);
+  const std::uint64_t texels = fragment_pass ? (bytes + 3) / 4 : (bytes + 15) / 16;  // R32UI or RGBA32UI
+  const GLenum fmt = fragment_pass ? GL_R32UI : GL_RGBA32UI;
+  texture a = stream_texture(s, fmt, texels), b = stream_texture(s, fmt, texels);
+  const GLuint p = program("copy", {{GL_VERTEX_SHADER, fullscreen_vs}, {GL_FRAGMENT_SHADER, glsl_header() + copy_fs}});
   timer t;
   std::vector<double> ms;
   for (int i = 0; i < runs; ++i) {
     t.begin();
-    glCopyImageSubData(a.id(), GL_TEXTURE_2D, 0, 0, 0, 0, b.id(), GL_TEXTURE_2D, 0, 0, 0, 0, a.width(), a.height(), 1);
+    if (fragment_pass) {
+      glBindTextureUnit(0, a.id());
+      draw_rows(p, b, b.height());
+    } else {
+      glCopyImageSubData(a.id(), GL_TEXTURE_2D, 0, 0, 0, 0, b.id(), GL_TEXTURE_2D, 0, 0, 0, 0, a.width(), a.height(), 1);
+    }
     ms.push_back(t.end_ms());
   }
   s.check("timing a texture copy");

@@ -121,8 +121,9 @@ const char* scalar_define(scalar t);
 texture& hillis_steele(const session& s, texture& a, texture& b, std::uint64_t n, std::uint64_t segment);
 
 // The time of what runs between begin and end: the GL_TIME_ELAPSED query (the GPU's own clock, as Moreira
-// Sec. 6 timed with GL_EXT_timer_query), or the host's clock from glFinish to glFinish where that is longer
-// (llvmpipe runs the vertex and geometry stages on the calling thread, outside its query).
+// Sec. 6 timed with GL_EXT_timer_query); on a software renderer the host's clock from glFinish to glFinish
+// where that is longer (llvmpipe runs the vertex and geometry stages on the calling thread, outside its query).
+bool software_renderer();
 class timer {
  public:
   timer();

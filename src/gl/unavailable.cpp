@@ -3,6 +3,7 @@
 
 #include "sluice/error.hpp"
 #include "sluice/gl/backend.hpp"
+#include "sluice/gl/bench.hpp"
 
 namespace sluice::gl_backend {
 namespace {
@@ -19,5 +20,6 @@ std::uint64_t compact(std::string_view, bool, const void*, std::uint64_t, std::s
 std::vector<double> time_reduce(std::string_view, scalar, reduce_op, const void*, std::uint64_t, int, std::uint64_t*) { none("time_reduce"); }
 std::vector<double> time_compact(std::string_view, bool, const void*, std::uint64_t, std::size_t, const std::uint8_t*, int, std::uint64_t*) { none("time_compact"); }
 std::vector<double> time_copy(std::uint64_t, int) { none("time_copy"); }
+std::vector<double> time_copy(std::uint64_t, int, bool) { none("time_copy"); }
 
 }  // namespace sluice::gl_backend

@@ -1,0 +1,12 @@
+// For `sluice bench --suite gl` only: the gl device's yardsticks beyond gl/backend.hpp's.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace sluice::gl_backend {
+
+// A copy of `bytes` in ms, run `runs` times: by a fragment pass that copies an R32UI texture texel to texel
+// (what every pass of the variants is made of), or, with fragment_pass false, by glCopyImageSubData.
+std::vector<double> time_copy(std::uint64_t bytes, int runs, bool fragment_pass);
+
+}  // namespace sluice::gl_backend
