@@ -63,7 +63,7 @@ unsigned parse_block_size(std::string_view spec, const char* fn, unsigned def) {
 
 block_compaction::block_compaction(const session& s, const void* in, std::uint64_t n, std::size_t eb, const selection& sel,
                                    unsigned block, const char* name, const char* in_block_fs)
-    : compaction(s, in, n, eb, sel), s_(block), blocks_n_((n + block - 1) / block),
+    : compaction(s, in, n, eb, sel), name_(name), s_(block), blocks_n_((n + block - 1) / block),
       a_(stream_texture(s, GL_R32UI, n)), b_(stream_texture(s, GL_R32UI, n)),
       blocks_(stream_texture(s, element_format(eb), n)), before_a_(stream_texture(s, GL_R32UI, blocks_n_)),
       before_b_(stream_texture(s, GL_R32UI, blocks_n_)),
@@ -75,23 +75,31 @@ block_compaction::block_compaction(const session& s, const void* in, std::uint64
 
 void block_compaction::run(const session& s) {
   if (n_ == 0) return;
+  profile_mark("start");
   // Sec. III-B1: the empties before each element within its block.
   empties_pass(flags_, a_, n_);
+  profile_mark("empties");
   psum_ = &hillis_steele(s, a_, b_, n_, s_);
+  profile_mark("in-block-prefix-sums");
   // Sec. III-B2: each block's kept elements gathered to its front.
   glBindTextureUnit(0, psum_->id());
   glBindTextureUnit(1, flags_.id());
   glBindTextureUnit(2, elements_.id());
   draw_rows(in_block_, blocks_, blocks_.height());
+  profile_mark("in-block-search");
   // Sec. III-C, Fig. 6: the displacement of every block.
   glProgramUniform1ui(shift_, glGetUniformLocation(shift_, "u_s"), static_cast<GLuint>(s_));
   glProgramUniform1ui(shift_, glGetUniformLocation(shift_, "u_blocks"), static_cast<GLuint>(blocks_n_));
   glBindTextureUnit(0, psum_->id());
   draw_rows(shift_, before_a_, before_a_.height());
+  profile_mark("block-shift");
   before_ = &hillis_steele(s, before_a_, before_b_, blocks_n_, 0);
+  profile_mark("block-prefix-sums");
   s.check("the in-block passes");
   // Sec. III-C, Fig. 7: the blocks concatenated by line drawing.
   concatenate(s);
+  profile_mark("line-drawing");
+  profile_report(name_, n_);
   s.check("the line drawing");
 }
 

@@ -27,6 +27,7 @@ class block_compaction : public compaction {
 
  protected:
   virtual void concatenate(const session& s) = 0;  // draws the blocks_ segments into out_
+  const char* name_;
   std::uint64_t s_, blocks_n_;
   texture a_, b_, blocks_, before_a_, before_b_, out_;
   texture* psum_ = nullptr;    // inclusive empties within each block

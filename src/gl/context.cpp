@@ -437,6 +437,47 @@ double timer::end_ms() {
   return software_renderer() ? std::max(static_cast<double>(ns) * 1e-6, wall) : static_cast<double>(ns) * 1e-6;
 }
 
+namespace {
+struct profile_state {
+  bool on = [] {
+    const char* p = std::getenv("SLUICE_GL_PROFILE");
+    return p && *p == '1';
+  }();
+  std::vector<std::pair<const char*, GLuint>> marks;
+};
+profile_state& profiler() {
+  static profile_state p;  // used under the session's lock
+  return p;
+}
+}  // namespace
+
+void profile_mark(const char* pass_done) {
+  auto& p = profiler();
+  if (!p.on) return;
+  GLuint q = 0;
+  glGenQueries(1, &q);
+  glQueryCounter(q, GL_TIMESTAMP);
+  p.marks.emplace_back(pass_done, q);
+}
+
+void profile_report(const char* variant, std::uint64_t n) {
+  auto& p = profiler();
+  if (!p.on || p.marks.empty()) return;
+  std::string line = std::string("gl profile ") + variant + " n=" + std::to_string(n) + ":";
+  GLuint64 prev = 0, first = 0;
+  for (std::size_t i = 0; i < p.marks.size(); ++i) {
+    GLuint64 t = 0;
+    glGetQueryObjectui64v(p.marks[i].second, GL_QUERY_RESULT, &t);
+    if (i == 0) first = t;
+    else line += std::string(" ") + p.marks[i].first + " " + std::to_string((t - prev) * 1e-6).substr(0, 6) + " ms;";
+    prev = t;
+    glDeleteQueries(1, &p.marks[i].second);
+  }
+  line += " total " + std::to_string((prev - first) * 1e-6).substr(0, 6) + " ms";
+  std::fprintf(stderr, "%s\n", line.c_str());
+  p.marks.clear();
+}
+
 bool software_renderer() {
   const std::string& r = get().renderer;
   return r.find("llvmpipe") != std::string::npos || r.find("softpipe") != std::string::npos || r.find("swrast") != std::string::npos;

@@ -44,6 +44,7 @@ class geometry_shader final : public compaction {
   ~geometry_shader() override { glDeleteQueries(1, &query_); }
   void run(const session& s) override {
     if (n_ == 0) return;
+    profile_mark("start");
     glBindTextureUnit(0, flags_.id());
     glBindTextureUnit(1, elements_.id());
     glUseProgram(prog_);
@@ -57,6 +58,8 @@ class geometry_shader final : public compaction {
     glEndTransformFeedback();
     glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
     glDisable(GL_RASTERIZER_DISCARD);
+    profile_mark("points-through-geometry-shader");
+    profile_report("geometry-shader", n_);
     glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
     s.check("the geometry shader pass");
   }

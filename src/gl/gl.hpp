@@ -120,6 +120,11 @@ const char* scalar_define(scalar t);
 // n) are in the returned texture, which is `a` or `b`.
 texture& hillis_steele(const session& s, texture& a, texture& b, std::uint64_t n, std::uint64_t segment);
 
+// SLUICE_GL_PROFILE=1: GL_TIMESTAMP queries between the passes of a run; profile_report prints the time of
+// each pass on stderr ("where the time goes" in docs/results/h100/gl.md). Off, both cost one branch.
+void profile_mark(const char* pass_done);
+void profile_report(const char* variant, std::uint64_t n);
+
 // The time of what runs between begin and end: the GL_TIME_ELAPSED query (the GPU's own clock, as Moreira
 // Sec. 6 timed with GL_EXT_timer_query); on a software renderer the host's clock from glFinish to glFinish
 // where that is longer (llvmpipe runs the vertex and geometry stages on the calling thread, outside its query).

@@ -128,6 +128,7 @@ texture& goddeke_multipass::run(const session& s) {
   texture* out = &ping_;
   glProgramUniform1ui(prog_, glGetUniformLocation(prog_, "u_side0"), static_cast<GLuint>(side_));
   glProgramUniform1ui(prog_, glGetUniformLocation(prog_, "u_n"), static_cast<GLuint>(n_));
+  profile_mark("start");
   int level = 0;
   for (std::uint64_t out_side = side_ / 2; out_side >= 1; out_side /= 2, ++level) {  // ping-pong down to 1 x 1
     glProgramUniform1i(prog_, glGetUniformLocation(prog_, "u_level"), level);
@@ -135,7 +136,9 @@ texture& goddeke_multipass::run(const session& s) {
     draw_rows(prog_, *out, static_cast<int>(out_side), static_cast<int>(out_side));
     in = out;
     out = (out == &ping_) ? &pong_ : &ping_;
+    profile_mark(level == 0 ? "first-pass" : "pass");
   }
+  profile_report("goddeke-multipass", n_);
   s.check("a reduction pass");
   return *in;
 }

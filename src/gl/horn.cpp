@@ -35,12 +35,17 @@ class horn final : public compaction {
   }
   void run(const session& s) override {
     if (n_ == 0) return;
+    profile_mark("start");
     empties_pass(flags_, a_, n_);
+    profile_mark("discards");
     discards_ = &hillis_steele(s, a_, b_, n_, 0);
+    profile_mark("prefix-sum");
     glProgramUniform1ui(gather_, glGetUniformLocation(gather_, "u_n"), static_cast<GLuint>(n_));
     glBindTextureUnit(0, discards_->id());
     glBindTextureUnit(1, elements_.id());
     draw_rows(gather_, out_, rows_for(n_));
+    profile_mark("gather");
+    profile_report("horn", n_);
     s.check("horn's gather");
   }
   std::uint64_t count() override { return n_ ? n_ - read_u32(*discards_, n_ - 1) : 0; }

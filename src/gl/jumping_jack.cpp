@@ -86,12 +86,14 @@ class jumping_jack final : public block_compaction {
     glBindTextureUnit(1, before_->id());
     const int rows = rows_for(4 * blocks_n_);
     draw_rows(endpoints_prog_, endpoints_, rows);
+    profile_mark("endpoints");
     // ... become a vertex array: read into the buffer the lines are drawn from.
     glBindFramebuffer(GL_READ_FRAMEBUFFER, endpoints_.framebuffer());
     glBindBuffer(GL_PIXEL_PACK_BUFFER, vertices_.id());
     glReadPixels(0, 0, endpoints_.width(), rows, GL_RGBA, GL_FLOAT, nullptr);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT);
+    profile_mark("render-to-vertex-array");
     // Two segments per block, textured from the compacted blocks.
     glProgramUniform2f(lines_, glGetUniformLocation(lines_, "u_viewport"), static_cast<float>(out_.width()), static_cast<float>(out_.height()));
     glBindTextureUnit(2, blocks_.id());
