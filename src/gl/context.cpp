@@ -443,7 +443,9 @@ struct profile_state {
     const char* p = std::getenv("SLUICE_GL_PROFILE");
     return p && *p == '1';
   }();
+  bool capture = false;  // profile_capture: keep the last run's pass times for the bench
   std::vector<std::pair<const char*, GLuint>> marks;
+  std::vector<std::pair<std::string, double>> last;
 };
 profile_state& profiler() {
   static profile_state p;  // used under the session's lock
@@ -451,9 +453,12 @@ profile_state& profiler() {
 }
 }  // namespace
 
+void profile_capture(bool on) { profiler().capture = on; }
+std::vector<std::pair<std::string, double>> profile_last() { return profiler().last; }
+
 void profile_mark(const char* pass_done) {
   auto& p = profiler();
-  if (!p.on) return;
+  if (!p.on && !p.capture) return;
   GLuint q = 0;
   glGenQueries(1, &q);
   glQueryCounter(q, GL_TIMESTAMP);
@@ -462,19 +467,23 @@ void profile_mark(const char* pass_done) {
 
 void profile_report(const char* variant, std::uint64_t n) {
   auto& p = profiler();
-  if (!p.on || p.marks.empty()) return;
+  if ((!p.on && !p.capture) || p.marks.empty()) return;
+  p.last.clear();
   std::string line = std::string("gl profile ") + variant + " n=" + std::to_string(n) + ":";
   GLuint64 prev = 0, first = 0;
   for (std::size_t i = 0; i < p.marks.size(); ++i) {
     GLuint64 t = 0;
     glGetQueryObjectui64v(p.marks[i].second, GL_QUERY_RESULT, &t);
     if (i == 0) first = t;
-    else line += std::string(" ") + p.marks[i].first + " " + std::to_string((t - prev) * 1e-6).substr(0, 6) + " ms;";
+    else {
+      line += std::string(" ") + p.marks[i].first + " " + std::to_string((t - prev) * 1e-6).substr(0, 6) + " ms;";
+      p.last.emplace_back(p.marks[i].first, static_cast<double>(t - prev) * 1e-6);
+    }
     prev = t;
     glDeleteQueries(1, &p.marks[i].second);
   }
   line += " total " + std::to_string((prev - first) * 1e-6).substr(0, 6) + " ms";
-  std::fprintf(stderr, "%s\n", line.c_str());
+  if (p.on) std::fprintf(stderr, "%s\n", line.c_str());
   p.marks.clear();
 }
 

@@ -21,5 +21,7 @@ std::vector<double> time_reduce(std::string_view, scalar, reduce_op, const void*
 std::vector<double> time_compact(std::string_view, bool, const void*, std::uint64_t, std::size_t, const std::uint8_t*, int, std::uint64_t*) { none("time_compact"); }
 std::vector<double> time_copy(std::uint64_t, int) { none("time_copy"); }
 std::vector<double> time_copy(std::uint64_t, int, bool) { none("time_copy"); }
+void profile_capture(bool) {}
+std::vector<std::pair<std::string, double>> profile_last() { return {}; }
 
 }  // namespace sluice::gl_backend

@@ -10,6 +10,7 @@
 
 #include "bench_core.hpp"
 #include "sluice/gl/bench.hpp"
+#include "sluice/detail/params.hpp"
 
 namespace sluice::tool {
 namespace {
@@ -126,6 +127,29 @@ void gl_suite(std::vector<row>& all, std::string& tables, std::vector<figure>& f
     all.insert(all.end(), g.rows.begin(), g.rows.end());
   }
   figs.push_back(f);
+
+  // Moreira Figs. 12-13 in OpenGL: the in-block pass alone (the MAS jumps, or Fig. 5's search) against the
+  // valid ratio, blocks of 32 and 256, from the GPU timestamps between the passes.
+  figure inb{"moreira-fig12-13", "Moreira Figs. 12-13 in OpenGL: the in-block pass alone, " + std::to_string(fig_n) + " u32",
+             "valid ratio", "ms"};
+  gl_backend::profile_capture(true);
+  for (int pct = 0; pct <= 100; pct += 10) {
+    const auto fl = verify::make_flags(fig_n, {verify::pattern::random, pct / 100.0}, 5);
+    for (const char* spec : {"jumping-jack:s=32", "jumping-jack:s=256", "roger:s=32", "roger:s=256"}) {
+      const bool unordered = detail::base_name(spec) == "jumping-jack";
+      if (!wanted(unordered ? "compact_unordered" : "compact", spec)) continue;
+      std::uint64_t count = 0;
+      (void)gl_backend::time_compact(spec, unordered, in.data(), fig_n, sizeof(u32), fl.data(), 3, &count);
+      for (const auto& [pass, ms] : gl_backend::profile_last())
+        if (pass == "in-block-search") {
+          inb.add(std::string("gl ") + spec, pct / 100.0, ms);
+          all.push_back({unordered ? "compact_unordered" : "compact", std::string(spec) + " [in-block pass]", "gl", "u32", fig_n,
+                         pct / 100.0, 0, ms, -1, -1, 1});
+        }
+    }
+  }
+  gl_backend::profile_capture(false);
+  figs.push_back(inb);
 
   // Roger Table I and Moreira's block compaction, in both media on one chip.
   std::ostringstream o;
