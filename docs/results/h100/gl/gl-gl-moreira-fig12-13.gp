@@ -1,0 +1,68 @@
+# sluice bench: Moreira Figs. 12-13 in OpenGL: the in-block pass alone, 4194304 u32
+# Draw it with: gnuplot gl-gl-moreira-fig12-13.gp   (writes gl-gl-moreira-fig12-13.png)
+if (!exists("out")) out = "gl-gl-moreira-fig12-13.png"
+set terminal pngcairo size 1280,800 enhanced font "DejaVu Sans,12"
+set output out
+set title "Moreira Figs. 12-13 in OpenGL: the in-block pass alone, 4194304 u32\nsluice bench --suite gl, OpenGL: NVIDIA H100 80GB HBM3/PCIe/SSE2" noenhanced
+set xlabel "valid ratio" noenhanced
+set ylabel "ms" noenhanced
+set grid
+set key below
+set datafile missing "?"
+$s0 << EOD
+0 0.30192 0.30192 0.30192
+0.1 3.188256 3.188256 3.188256
+0.2 2.309632 2.309632 2.309632
+0.3 1.789056 1.789056 1.789056
+0.4 1.523488 1.523488 1.523488
+0.5 1.337408 1.337408 1.337408
+0.6 1.194272 1.194272 1.194272
+0.7 1.092864 1.092864 1.092864
+0.8 0.998304 0.998304 0.998304
+0.9 0.880032 0.880032 0.880032
+1 0.616736 0.616736 0.616736
+EOD
+$s1 << EOD
+0 0.302208 0.302208 0.302208
+0.1 5.418464 5.418464 5.418464
+0.2 3.293536 3.293536 3.293536
+0.3 2.429216 2.429216 2.429216
+0.4 1.93744 1.93744 1.93744
+0.5 1.61296 1.61296 1.61296
+0.6 1.39056 1.39056 1.39056
+0.7 1.203456 1.203456 1.203456
+0.8 1.060096 1.060096 1.060096
+0.9 0.914272 0.914272 0.914272
+1 0.56064 0.56064 0.56064
+EOD
+$s2 << EOD
+0 0.301728 0.301728 0.301728
+0.1 1.19616 1.19616 1.19616
+0.2 1.075424 1.075424 1.075424
+0.3 1.0688 1.0688 1.0688
+0.4 1.07632 1.07632 1.07632
+0.5 1.022784 1.022784 1.022784
+0.6 0.98096 0.98096 0.98096
+0.7 0.953312 0.953312 0.953312
+0.8 0.911808 0.911808 0.911808
+0.9 0.839392 0.839392 0.839392
+1 0.68848 0.68848 0.68848
+EOD
+$s3 << EOD
+0 0.30176 0.30176 0.30176
+0.1 1.639808 1.639808 1.639808
+0.2 1.4792 1.4792 1.4792
+0.3 1.39392 1.39392 1.39392
+0.4 1.352672 1.352672 1.352672
+0.5 1.28144 1.28144 1.28144
+0.6 1.226592 1.226592 1.226592
+0.7 1.16096 1.16096 1.16096
+0.8 1.09456 1.09456 1.09456
+0.9 0.998752 0.998752 0.998752
+1 0.685632 0.685632 0.685632
+EOD
+plot \
+  $s0 using 1:2 with linespoints lw 2 pt 1 title "gl jumping-jack:s=32" noenhanced, \
+  $s1 using 1:2 with linespoints lw 2 pt 2 title "gl jumping-jack:s=256" noenhanced, \
+  $s2 using 1:2 with linespoints lw 2 pt 3 title "gl roger:s=32" noenhanced, \
+  $s3 using 1:2 with linespoints lw 2 pt 4 title "gl roger:s=256" noenhanced
