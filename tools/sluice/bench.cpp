@@ -54,15 +54,21 @@ row* runner::measure(const std::string& prim, const std::string& algo, const std
                      const std::function<void()>& f, const std::function<void()>& setup) {
   if (!wanted(prim, algo)) return nullptr;
   const auto t = time_median(d_, reps_, f, setup);
-  const double gbps = bytes / (t.median_ms * 1e-3) / 1e9;
+  return record(prim, algo, type, ratio, bytes, t.median_ms, t.repetitions);
+}
+
+row* runner::record(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
+                    double median_ms, int repetitions) {
+  if (!wanted(prim, algo)) return nullptr;
+  const double gbps = bytes / (median_ms * 1e-3) / 1e9;
   const bool of_read = prim == "reduce" && read_gbps_ > 0;
   const double base = of_read ? read_gbps_ : copy_gbps_;
-  rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, t.median_ms, gbps, base > 0 ? gbps / base : 1.0,
-                   t.repetitions});
+  rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, median_ms, gbps, base > 0 ? gbps / base : 1.0,
+                   repetitions});
   // The progress line: seconds since the start, then the measurement.
   std::printf("[%7.1f s] %-18s %-22s %-5s n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of %s\n", elapsed_s(), prim.c_str(),
               algo.c_str(), type.c_str(), static_cast<unsigned long long>(n_),
-              ratio < 0 ? "-" : std::to_string(ratio).substr(0, 4).c_str(), t.median_ms, gbps, rows_.back().frac,
+              ratio < 0 ? "-" : std::to_string(ratio).substr(0, 4).c_str(), median_ms, gbps, rows_.back().frac,
               of_read ? "read" : "copy");
   std::fflush(stdout);
   return &rows_.back();

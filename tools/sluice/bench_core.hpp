@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -56,6 +57,9 @@ class runner {
   // The pointer is good until the next measurement.
   row* measure(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
                const std::function<void()>& f, const std::function<void()>& setup = {});
+  // Appends a row timed elsewhere (the gl device's queries), with its progress line; null when filtered out.
+  row* record(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
+              double median_ms, int repetitions);
   void set_copy_rate(double gbps) { copy_gbps_ = gbps; }
   void set_read_rate(double gbps) { read_gbps_ = gbps; }  // CPU only: reduce rows become fractions of it
   void set_reps(int reps) { reps_ = reps; }
@@ -120,6 +124,50 @@ std::vector<T> random_elements(std::uint64_t n) {
     std::memcpy(v.data(), words.data(), n * sizeof(T));
     return v;
   }
+}
+
+// The variants that exist only as compact_unordered (their rows are of that primitive).
+inline bool unordered_only(const std::string& spec) {
+  const auto base = std::string(detail::base_name(spec));
+  return base == "jumping-jack" || base == "warp-atomic" || base == "tile-atomic";
+}
+
+// Flag bytes of one valid ratio, on the device, and how many are set.
+struct flag_set {
+  buf<std::uint8_t> fl;
+  double kept;
+  flag_set(std::uint64_t n, double ratio, device d, std::uint64_t seed = 3)
+      : fl(verify::make_flags(n, {verify::pattern::random, ratio}, seed), d),
+        kept(static_cast<double>(std::count_if(fl.host.begin(), fl.host.end(), [](auto f) { return f != 0; }))) {}
+};
+
+// Times a compaction by flags of `spec` (compact, or compact_unordered for the order-free variants); bytes:
+// elements and flags read once, kept elements written once. Null when filtered out or when this machine
+// cannot run the spec (a CPU SIMD level it lacks: said once).
+template <class T>
+row* time_compaction(runner& r, buf<T>& in, flag_set& f, buf<T>& out, const std::string& spec, const std::string& type, double ratio) {
+  const device d = r.dev();
+  const double moved = static_cast<double>(r.n()) * (sizeof(T) + 1) + f.kept * sizeof(T);
+  options o{d, spec, nullptr};
+  try {
+    if (unordered_only(spec))
+      return r.measure("compact_unordered", spec, type, ratio, moved, [&] { sink_int = sluice::compact_unordered(in.span(), f.fl.span(), out.span(), o); });
+    return r.measure("compact", label_of(primitive::compact, d, spec), type, ratio, moved,
+                     [&] { sink_int = sluice::compact(in.span(), f.fl.span(), out.span(), o); });
+  } catch (const error& e) {
+    if (e.code() != errc::unsupported) throw;
+    static std::map<std::string, bool> told;
+    if (!told[spec]) std::printf("  skipped %s: %s\n", spec.c_str(), e.what());
+    told[spec] = true;
+    return nullptr;
+  }
+}
+
+// x with `digits` decimals, for the Markdown tables.
+inline std::string fmt(double x, int digits = 3) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", digits, x);
+  return b;
 }
 
 // The suites of paper_suites.cpp (issue 8): their rows go to `all`, their figures to `figs`, and `tables` is

@@ -25,40 +25,31 @@ double median_after_warmup(std::vector<double> ms) {
   return k % 2 ? ms[k / 2] : 0.5 * (ms[k / 2 - 1] + ms[k / 2]);
 }
 
-struct gl_runner {
-  std::uint64_t n;
-  double copy_gbps = 0;
-  std::vector<row> rows;
-  row* add(const std::string& prim, const std::string& algo, double ratio, double bytes, double ms) {
-    if (!wanted(prim, algo) && prim != "copy") return nullptr;
-    const double gbps = bytes / (ms * 1e-3) / 1e9;
-    rows.push_back({prim, algo, "gl", "u32", n, ratio, 0, ms, gbps, copy_gbps > 0 ? gbps / copy_gbps : 1.0, gl_runs});
-    std::printf("[%7.1f s] %-18s %-22s gl    n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of the faster GL copy\n", elapsed_s(),
-                prim.c_str(), algo.c_str(), static_cast<unsigned long long>(n),
-                ratio < 0 ? "-" : std::to_string(ratio).substr(0, 4).c_str(), ms, gbps, rows.back().frac);
-    std::fflush(stdout);
-    return &rows.back();
-  }
-};
-
-// One gl compaction, its count checked against the flags (a wrong answer is not timed).
-row* gl_compaction(gl_runner& g, const std::string& spec, const std::vector<u32>& in, const std::vector<std::uint8_t>& fl,
-                   double ratio) {
-  const bool unordered = detail::base_name(spec) == "jumping-jack";
+// One gl compaction by the flags of f, its count checked (a wrong answer is not timed); bytes as
+// time_compaction counts them.
+row* gl_compaction(runner& g, const std::string& spec, const std::vector<u32>& in, const flag_set& f, double ratio) {
+  const bool unordered = unordered_only(spec);
   const std::string prim = unordered ? "compact_unordered" : "compact";
   if (!wanted(prim, spec)) return nullptr;
   std::uint64_t count = 0;
-  const auto ms = gl_backend::time_compact(spec, unordered, in.data(), in.size(), sizeof(u32), fl.data(), gl_runs + 2, &count);
-  const auto kept = static_cast<std::uint64_t>(std::count_if(fl.begin(), fl.end(), [](auto f) { return f != 0; }));
-  if (count != kept) throw error(errc::gl_error, "sluice bench: gl " + spec + " counted " + std::to_string(count) + ", want " + std::to_string(kept));
-  const double bytes = static_cast<double>(in.size()) * (sizeof(u32) + 1) + static_cast<double>(kept) * sizeof(u32);
-  return g.add(prim, spec, ratio, bytes, median_after_warmup(ms));
+  const auto ms = gl_backend::time_compact(spec, unordered, in.data(), in.size(), sizeof(u32), f.fl.host.data(), gl_runs + 2, &count);
+  if (count != static_cast<std::uint64_t>(f.kept))
+    throw error(errc::gl_error, "sluice bench: gl " + spec + " counted " + std::to_string(count) + ", want " + fmt(f.kept, 0));
+  const double bytes = static_cast<double>(in.size()) * (sizeof(u32) + 1) + f.kept * sizeof(u32);
+  return g.record(prim, spec, "u32", ratio, bytes, median_after_warmup(ms), gl_runs);
 }
 
-std::string fmt(double x, int digits = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, x);
-  return b;
+// The two GL copies of g's n u32 (glCopyImageSubData, a fragment pass) as rows; the faster is g's yardstick.
+void gl_yardstick(runner& g) {
+  const double bytes = 2.0 * static_cast<double>(g.n()) * sizeof(u32);
+  double fastest = 0;
+  g.set_copy_rate(0);
+  for (bool fragment_pass : {false, true}) {
+    const auto ms = gl_backend::time_copy(g.n() * sizeof(u32), gl_runs + 2, fragment_pass);
+    fastest = std::max(fastest, g.record("copy", fragment_pass ? "fragment-copy" : "glCopyImageSubData", "u32", -1, bytes,
+                                         median_after_warmup(ms), gl_runs)->gbps);
+  }
+  g.set_copy_rate(fastest);
 }
 
 }  // namespace
@@ -74,36 +65,27 @@ void gl_suite(std::vector<row>& all, std::string& tables, std::vector<figure>& f
   for (std::uint64_t n : sizes) {
     std::printf("[gl] the papers' OpenGL systems beside CUDA, n = %llu, %.0f%% valid\n", static_cast<unsigned long long>(n), ratio * 100);
     const auto in = random_elements<u32>(n);
-    const auto fl = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
-    gl_runner g{n};
-    g.add("copy", "glCopyImageSubData", -1, 2.0 * n * sizeof(u32), median_after_warmup(gl_backend::time_copy(n * sizeof(u32), gl_runs + 2, false)));
-    g.add("copy", "fragment-copy", -1, 2.0 * n * sizeof(u32), median_after_warmup(gl_backend::time_copy(n * sizeof(u32), gl_runs + 2, true)));
-    g.copy_gbps = std::max(g.rows[0].gbps, g.rows[1].gbps);  // the faster copy is the yardstick
+    flag_set f(n, ratio, cuda ? device::cuda : device::cpu);
+    runner g(device::gl, n, gl_runs);
+    gl_yardstick(g);
     for (const auto& spec : gl_compactions)
-      if (const row* r = gl_compaction(g, spec, in, fl, ratio)) t[n]["gl " + spec] = r->ms;
+      if (const row* r = gl_compaction(g, spec, in, f, ratio)) t[n]["gl " + spec] = r->ms;
     if (wanted("reduce", "goddeke-multipass")) {
       std::uint64_t bits = 0;
       const auto ms = gl_backend::time_reduce("goddeke-multipass", gl_backend::scalar::u32, gl_backend::reduce_op::sum, in.data(), n, gl_runs + 2, &bits);
       u32 want = 0;
       for (u32 x : in) want += x;
       if (static_cast<u32>(bits) != want) throw error(errc::gl_error, "sluice bench: gl goddeke-multipass summed wrong");
-      t[n]["gl goddeke-multipass"] = g.add("reduce", "goddeke-multipass", -1, static_cast<double>(n) * sizeof(u32), median_after_warmup(ms))->ms;
+      t[n]["gl goddeke-multipass"] =
+          g.record("reduce", "goddeke-multipass", "u32", -1, static_cast<double>(n) * sizeof(u32), median_after_warmup(ms), gl_runs)->ms;
     }
-    all.insert(all.end(), g.rows.begin(), g.rows.end());
+    all.insert(all.end(), g.rows().begin(), g.rows().end());
     if (!cuda) continue;
     runner r(device::cuda, n, 20);
     buf<u32> din(in, device::cuda), dout(std::vector<u32>(n), device::cuda);
-    buf<std::uint8_t> dfl(fl, device::cuda);
-    const double kept = static_cast<double>(std::count_if(fl.begin(), fl.end(), [](auto f) { return f != 0; }));
     yardstick(r, device::cuda, din, dout, "u32");
-    for (const auto& spec : cuda_compactions) {
-      const bool unordered = spec == "jumping-jack";
-      const options o{device::cuda, spec, nullptr};
-      const double bytes = static_cast<double>(n) * (sizeof(u32) + 1) + kept * sizeof(u32);
-      const row* x = unordered ? r.measure("compact_unordered", spec, "u32", ratio, bytes, [&] { sink_int = sluice::compact_unordered(din.span(), dfl.span(), dout.span(), o); })
-                               : r.measure("compact", spec, "u32", ratio, bytes, [&] { sink_int = sluice::compact(din.span(), dfl.span(), dout.span(), o); });
-      if (x) t[n]["cuda " + spec] = x->ms;
-    }
+    for (const auto& spec : cuda_compactions)
+      if (const row* x = time_compaction(r, din, f, dout, spec, "u32", ratio)) t[n]["cuda " + spec] = x->ms;
     for (const char* spec : {"goddeke-multipass", "cub"}) {
       const options o{device::cuda, spec, nullptr};
       if (const row* x = r.measure("reduce", spec, "u32", -1, static_cast<double>(n) * sizeof(u32), [&] { sink_int = sluice::reduce(din.span(), u32{0}, sum{}, o); }))
@@ -116,16 +98,14 @@ void gl_suite(std::vector<row>& all, std::string& tables, std::vector<figure>& f
   const std::uint64_t fig_n = args && args->n ? args->n : (std::uint64_t{1} << 22);
   figure f{"moreira-fig11", "Moreira Fig. 11 in OpenGL: time against the valid ratio, " + std::to_string(fig_n) + " u32", "valid ratio", "ms"};
   const auto in = random_elements<u32>(fig_n);
-  const double fig_copy = 2.0 * fig_n * sizeof(u32) /
-                          (std::min(median_after_warmup(gl_backend::time_copy(fig_n * sizeof(u32), gl_runs + 2, false)),
-                                    median_after_warmup(gl_backend::time_copy(fig_n * sizeof(u32), gl_runs + 2, true))) * 1e-3) / 1e9;
+  runner fig_g(device::gl, fig_n, gl_runs);
+  gl_yardstick(fig_g);
   for (int pct = 0; pct <= 100; pct += 10) {
-    const auto fl = verify::make_flags(fig_n, {verify::pattern::random, pct / 100.0}, 5);
-    gl_runner g{fig_n, fig_copy};
+    const flag_set fl(fig_n, pct / 100.0, device::cpu, 5);
     for (const auto& spec : gl_compactions)
-      if (const row* r = gl_compaction(g, spec, in, fl, pct / 100.0)) f.add("gl " + spec, pct / 100.0, r->ms);
-    all.insert(all.end(), g.rows.begin(), g.rows.end());
+      if (const row* r = gl_compaction(fig_g, spec, in, fl, pct / 100.0)) f.add("gl " + spec, pct / 100.0, r->ms);
   }
+  all.insert(all.end(), fig_g.rows().begin(), fig_g.rows().end());
   figs.push_back(f);
 
   // Moreira Figs. 12-13 in OpenGL: the in-block pass alone (the MAS jumps, or Fig. 5's search) against the
@@ -134,12 +114,12 @@ void gl_suite(std::vector<row>& all, std::string& tables, std::vector<figure>& f
              "valid ratio", "ms"};
   gl_backend::profile_capture(true);
   for (int pct = 0; pct <= 100; pct += 10) {
-    const auto fl = verify::make_flags(fig_n, {verify::pattern::random, pct / 100.0}, 5);
+    const flag_set fl(fig_n, pct / 100.0, device::cpu, 5);
     for (const char* spec : {"jumping-jack:s=32", "jumping-jack:s=256", "roger:s=32", "roger:s=256"}) {
-      const bool unordered = detail::base_name(spec) == "jumping-jack";
+      const bool unordered = unordered_only(spec);
       if (!wanted(unordered ? "compact_unordered" : "compact", spec)) continue;
       std::uint64_t count = 0;
-      (void)gl_backend::time_compact(spec, unordered, in.data(), fig_n, sizeof(u32), fl.data(), 3, &count);
+      (void)gl_backend::time_compact(spec, unordered, in.data(), fig_n, sizeof(u32), fl.fl.host.data(), 3, &count);
       for (const auto& [pass, ms] : gl_backend::profile_last())
         if (pass == "in-block-search") {
           inb.add(std::string("gl ") + spec, pct / 100.0, ms);

@@ -25,42 +25,6 @@ std::uint64_t paper_n() { return args && args->n ? args->n : std::uint64_t{1} <<
 // changes behaviour (above 95% invalid).
 const std::vector<double> sweep_ratios = {0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 1};
 
-bool unordered_only(const std::string& spec) {
-  const auto base = std::string(detail::base_name(spec));
-  return base == "jumping-jack" || base == "warp-atomic" || base == "tile-atomic";
-}
-
-// Flag bytes of one valid ratio, on the device, and how many are set.
-struct flag_set {
-  buf<std::uint8_t> fl;
-  double kept;
-  flag_set(std::uint64_t n, double ratio, device d, std::uint64_t seed = 3)
-      : fl(verify::make_flags(n, {verify::pattern::random, ratio}, seed), d),
-        kept(static_cast<double>(std::count_if(fl.host.begin(), fl.host.end(), [](auto f) { return f != 0; }))) {}
-};
-
-// Times a compaction by flags of `spec` (compact, or compact_unordered for the order-free variants); bytes:
-// elements and flags read once, kept elements written once. Null when filtered out or when this machine
-// cannot run the spec (a CPU SIMD level it lacks: said once).
-template <class T>
-row* time_compaction(runner& r, buf<T>& in, flag_set& f, buf<T>& out, const std::string& spec, const std::string& type, double ratio) {
-  const device d = r.dev();
-  const double moved = static_cast<double>(r.n()) * (sizeof(T) + 1) + f.kept * sizeof(T);
-  options o{d, spec, nullptr};
-  try {
-    if (unordered_only(spec))
-      return r.measure("compact_unordered", spec, type, ratio, moved, [&] { sink_int = sluice::compact_unordered(in.span(), f.fl.span(), out.span(), o); });
-    return r.measure("compact", label_of(primitive::compact, d, spec), type, ratio, moved,
-                     [&] { sink_int = sluice::compact(in.span(), f.fl.span(), out.span(), o); });
-  } catch (const error& e) {
-    if (e.code() != errc::unsupported) throw;
-    static std::map<std::string, bool> told;
-    if (!told[spec]) std::printf("  skipped %s: %s\n", spec.c_str(), e.what());
-    told[spec] = true;
-    return nullptr;
-  }
-}
-
 // std::copy_if by the same flags (CPU): the serial standard library beside the compactions; the same bytes.
 const row* time_std_copy_if(runner& r, buf<u32>& in, flag_set& f, buf<u32>& out, double ratio) {
   return r.measure("compact", "std::copy_if", "u32", ratio, static_cast<double>(r.n()) * (sizeof(u32) + 1) + f.kept * sizeof(u32),
@@ -351,12 +315,6 @@ void blocksize_cuda(std::vector<row>& all, std::vector<figure>& figs) {
 
 // ---------------------------------------------------------------------------------------------------------
 // tables: Roger Table I, Billeter Tables 3, 4 and 5, each beside the paper's numbers.
-
-std::string fmt(double x, int digits = 3) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, x);
-  return b;
-}
 
 struct stat3 {
   double mean = 0, lo = 0, hi = 0;
