@@ -27,6 +27,22 @@ void main() {
 
 }  // namespace
 
+const char* const in_block_prelude = R"(
+layout(binding = 0) uniform usampler2D u_psum;
+layout(binding = 1) uniform usampler2D u_flags;
+layout(binding = 2) uniform usampler2D u_elements;
+uniform uint u_s;
+layout(location = 0) out uvec4 o_value;
+uint base;
+)";
+
+const char* const segment_fs = R"(#version 450 core
+layout(binding = 2) uniform usampler2D u_blocks;
+noperspective in vec2 g_uv;
+layout(location = 0) out uvec4 o_value;
+void main() { o_value = texelFetch(u_blocks, ivec2(floor(g_uv)), 0); }
+)";
+
 const char* const segment_glsl = R"(
 layout(binding = 0) uniform usampler2D u_psum;
 layout(binding = 1) uniform usampler2D u_before;
@@ -68,7 +84,7 @@ block_compaction::block_compaction(const session& s, const void* in, std::uint64
       blocks_(stream_texture(s, element_format(eb), n)), before_a_(stream_texture(s, GL_R32UI, blocks_n_)),
       before_b_(stream_texture(s, GL_R32UI, blocks_n_)),
       out_(stream_texture(s, element_format(eb), n, 1)) {  // a spare column: segments end past the row
-  in_block_ = program(name, {{GL_VERTEX_SHADER, fullscreen_vs}, {GL_FRAGMENT_SHADER, glsl_header() + in_block_fs}});
+  in_block_ = program(name, {{GL_VERTEX_SHADER, fullscreen_vs}, {GL_FRAGMENT_SHADER, glsl_header() + in_block_prelude + in_block_fs}});
   shift_ = program("block shift", {{GL_VERTEX_SHADER, fullscreen_vs}, {GL_FRAGMENT_SHADER, glsl_header() + shift_fs}});
   glProgramUniform1ui(in_block_, glGetUniformLocation(in_block_, "u_s"), static_cast<GLuint>(s_));
 }

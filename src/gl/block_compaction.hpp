@@ -17,8 +17,8 @@ unsigned parse_block_size(std::string_view spec, const char* fn, unsigned def);
 
 class block_compaction : public compaction {
  public:
-  // in_block_fs: the in-block pass's fragment shader after glsl_header(); it reads u_psum (binding 0),
-  // u_flags (1), u_elements (2) and u_s, and writes o_value.
+  // in_block_fs: the in-block pass's fragment shader after glsl_header() and in_block_prelude (its inputs
+  // u_psum, u_flags, u_elements, u_s, its output o_value, and `base`, the block's first index, to set).
   block_compaction(const session& s, const void* in, std::uint64_t n, std::size_t eb, const selection& sel, unsigned block,
                    const char* name, const char* in_block_fs);
   void run(const session& s) override;
@@ -34,6 +34,13 @@ class block_compaction : public compaction {
   texture* before_ = nullptr;  // empties before each block
   GLuint in_block_ = 0, shift_ = 0;
 };
+
+// What every in-block pass declares: the block's pSum, flags and elements, its size, its output.
+extern const char* const in_block_prelude;
+
+// The fragment shader of both variants' line segments: the texel of the compacted blocks at the
+// interpolated (u, v).
+extern const char* const segment_fs;
 
 // The GLSL that turns a block into its line segments' endpoints, in pixels of out_ (x, y) and of blocks_
 // (u, v): segment(k) for k = 0, 1 (first part) and 2, 3 (wrapped part); kept == 0 or no wrap gives points

@@ -98,6 +98,12 @@ state& get() {
   return *st;
 }
 
+// GL keeps one error flag per kind until read: clear them, so the next check sees only what follows.
+void drain_errors() {
+  while (glGetError() != GL_NO_ERROR) {
+  }
+}
+
 }  // namespace
 
 bool available() noexcept {
@@ -119,8 +125,7 @@ session::session(const char* fn) : fn_(fn) {
   lock_ = std::unique_lock(st.mutex);
   if (!eglMakeCurrent(st.display, EGL_NO_SURFACE, EGL_NO_SURFACE, st.context))
     throw error(errc::gl_error, std::string("sluice::") + fn + ": " + egl_error("eglMakeCurrent"));
-  while (glGetError() != GL_NO_ERROR) {
-  }
+  drain_errors();
 }
 session::~session() {
   state& st = get();
@@ -132,8 +137,7 @@ int session::max_texture_size() const { return get().max_texture; }
 void session::check(const char* what) const {
   const GLenum e = glGetError();
   if (e == GL_NO_ERROR) return;
-  while (glGetError() != GL_NO_ERROR) {
-  }
+  drain_errors();
   char b[32];
   std::snprintf(b, sizeof b, "0x%04x", e);
   throw error(e == GL_OUT_OF_MEMORY ? errc::out_of_memory : errc::gl_error,

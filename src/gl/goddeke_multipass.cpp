@@ -10,59 +10,45 @@
 namespace sluice::gl_backend {
 namespace {
 
+// Each element type as the shader combines it: A, the type of its sum and product (the signed integers
+// add and multiply as unsigned, wrapping as sluice::sum and sluice::product do); C, the type its order is
+// compared in; LOAD and STORE between A and the texel's bits.
 const char* const op_glsl = R"(
-#if defined(S_I64) || defined(S_U64)
-#define PACK(v) packUint2x32(v.xy)
-#define UNPACK(r) uvec4(unpackUint2x32(r), 0u, 0u)
-#endif
-bool less(uvec4 a, uvec4 b) {  // a < b as the element type
-#if defined(S_U32)
-  return a.x < b.x;
-#elif defined(S_I32)
-  return int(a.x) < int(b.x);
+#if defined(S_U32) || defined(S_I32)
+#define A uint
+#define LOAD(v) v.x
+#define STORE(r) uvec4(r, 0u, 0u, 0u)
+#elif defined(S_U64) || defined(S_I64)
+#define A uint64_t
+#define LOAD(v) packUint2x32(v.xy)
+#define STORE(r) uvec4(unpackUint2x32(r), 0u, 0u)
 #elif defined(S_F32)
-  return uintBitsToFloat(a.x) < uintBitsToFloat(b.x);
-#elif defined(S_F64)
-  return packDouble2x32(a.xy) < packDouble2x32(b.xy);
-#elif defined(S_U64)
-  return PACK(a) < PACK(b);
+#define A float
+#define LOAD(v) uintBitsToFloat(v.x)
+#define STORE(r) uvec4(floatBitsToUint(r), 0u, 0u, 0u)
 #else
-  return int64_t(PACK(a)) < int64_t(PACK(b));
+#define A double
+#define LOAD(v) packDouble2x32(v.xy)
+#define STORE(r) uvec4(unpackDouble2x32(r), 0u, 0u)
 #endif
-}
+#if defined(S_I32)
+#define C int
+#elif defined(S_I64)
+#define C int64_t
+#else
+#define C A
+#endif
 uvec4 op(uvec4 a, uvec4 b) {
 #if defined(OP_MIN)
-  return less(b, a) ? b : a;  // sluice::minimum
+  return C(LOAD(b)) < C(LOAD(a)) ? b : a;  // sluice::minimum: b < a ? b : a
 #elif defined(OP_MAX)
-  return less(a, b) ? b : a;  // sluice::maximum
-#elif defined(S_U32) || defined(S_I32)
-#if defined(OP_SUM)
-  return uvec4(a.x + b.x, 0u, 0u, 0u);  // wraps modulo 2^32, as sluice::sum does for i32 and u32
+  return C(LOAD(a)) < C(LOAD(b)) ? b : a;  // sluice::maximum: a < b ? b : a
+#elif defined(OP_SUM)
+  precise A r = LOAD(a) + LOAD(b);
+  return STORE(r);
 #else
-  return uvec4(a.x * b.x, 0u, 0u, 0u);
-#endif
-#elif defined(S_F32)
-  precise float fa = uintBitsToFloat(a.x), fb = uintBitsToFloat(b.x);
-#if defined(OP_SUM)
-  precise float r = fa + fb;
-#else
-  precise float r = fa * fb;
-#endif
-  return uvec4(floatBitsToUint(r), 0u, 0u, 0u);
-#elif defined(S_F64)
-  precise double da = packDouble2x32(a.xy), db = packDouble2x32(b.xy);
-#if defined(OP_SUM)
-  precise double r = da + db;
-#else
-  precise double r = da * db;
-#endif
-  return uvec4(unpackDouble2x32(r), 0u, 0u);
-#else
-#if defined(OP_SUM)
-  return UNPACK(PACK(a) + PACK(b));  // wraps modulo 2^64
-#else
-  return UNPACK(PACK(a) * PACK(b));
-#endif
+  precise A r = LOAD(a) * LOAD(b);
+  return STORE(r);
 #endif
 }
 )";
@@ -145,7 +131,7 @@ texture& goddeke_multipass::run(const session& s) {
 
 std::uint64_t goddeke_multipass::result(texture& t) const {
   std::uint32_t w[2] = {0, 0};
-  glGetTextureSubImage(t.id(), 0, 0, 0, 0, 1, 1, 1, pixel_format(t.format()), GL_UNSIGNED_INT, static_cast<GLsizei>(texel_bytes(t.format())), w);
+  download(t, w, 1);
   return w[0] | (static_cast<std::uint64_t>(w[1]) << 32);
 }
 

@@ -13,12 +13,6 @@ namespace {
 inline constexpr unsigned default_s = 256;
 
 const char* const jumps_fs = R"(
-layout(binding = 0) uniform usampler2D u_psum;
-layout(binding = 1) uniform usampler2D u_flags;
-layout(binding = 2) uniform usampler2D u_elements;
-uniform uint u_s;
-layout(location = 0) out uvec4 o_value;
-uint base;
 uint MAS(uint idx) { return u_s - texelFetch(u_psum, at(base + idx), 0).x; }  // Eq. 1
 bool valid(uint idx) { return texelFetch(u_flags, at(base + idx), 0).x != 0u; }
 void main() {
@@ -52,13 +46,6 @@ void main() {
 }
 )";
 
-const char* const copy_fs = R"(#version 450 core
-layout(binding = 2) uniform usampler2D u_blocks;
-noperspective in vec2 g_uv;
-layout(location = 0) out uvec4 o_value;
-void main() { o_value = texelFetch(u_blocks, ivec2(floor(g_uv)), 0); }
-)";
-
 class jumping_jack final : public block_compaction {
  public:
   jumping_jack(const session& s, unsigned block, const void* in, std::uint64_t n, std::size_t eb, const selection& sel)
@@ -67,7 +54,7 @@ class jumping_jack final : public block_compaction {
         vertices_(static_cast<std::size_t>(endpoints_.width()) * endpoints_.height() * 16) {
     endpoints_prog_ = program("jumping-jack endpoints", {{GL_VERTEX_SHADER, fullscreen_vs},
                                                           {GL_FRAGMENT_SHADER, glsl_header() + segment_glsl + endpoints_fs}});
-    lines_ = program("jumping-jack lines", {{GL_VERTEX_SHADER, line_vs}, {GL_FRAGMENT_SHADER, copy_fs}});
+    lines_ = program("jumping-jack lines", {{GL_VERTEX_SHADER, line_vs}, {GL_FRAGMENT_SHADER, segment_fs}});
     glCreateVertexArrays(1, &vao_);
     glVertexArrayVertexBuffer(vao_, 0, vertices_.id(), 0, 16);
     glEnableVertexArrayAttrib(vao_, 0);

@@ -12,12 +12,6 @@ inline constexpr unsigned default_s = 64;
 
 // Fig. 5 at position i of the block: pSum[j] counts the empty elements in [0, j] of the block.
 const char* const dichotomic_search_fs = R"(
-layout(binding = 0) uniform usampler2D u_psum;
-layout(binding = 1) uniform usampler2D u_flags;
-layout(binding = 2) uniform usampler2D u_elements;
-uniform uint u_s;
-layout(location = 0) out uvec4 o_value;
-uint base;
 int pSum(int j) { return int(texelFetch(u_psum, at(base + uint(j)), 0).x); }
 bool wanted(int j) { return texelFetch(u_flags, at(base + uint(j)), 0).x != 0u; }
 void main() {
@@ -71,20 +65,13 @@ void main() {
 }
 )";
 
-const char* const copy_fs = R"(#version 450 core
-layout(binding = 2) uniform usampler2D u_blocks;
-noperspective in vec2 g_uv;
-layout(location = 0) out uvec4 o_value;
-void main() { o_value = texelFetch(u_blocks, ivec2(floor(g_uv)), 0); }
-)";
-
 class roger final : public block_compaction {
  public:
   roger(const session& s, unsigned block, const void* in, std::uint64_t n, std::size_t eb, const selection& sel)
       : block_compaction(s, in, n, eb, sel, block, "roger dichotomic search", dichotomic_search_fs) {
     lines_ = program("roger lines", {{GL_VERTEX_SHADER, point_vs},
                                      {GL_GEOMETRY_SHADER, glsl_header() + segment_glsl + split_gs},
-                                     {GL_FRAGMENT_SHADER, copy_fs}});
+                                     {GL_FRAGMENT_SHADER, segment_fs}});
   }
 
  private:
