@@ -48,6 +48,23 @@ TEST(api, ten_line_example) {
   EXPECT_EQ(vals, (std::vector<std::uint32_t>{2, 0, 4, 1, 3}));  // stable: the first -2 stays first
 }
 
+// A spec with parameters goes to the entries of its name that know every key (sluice verify --algo, the
+// policies tests): decoupled-lookback's `pipelined` is the scan's, `phased` compact's and partition's.
+TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
+  const auto& scan = find_algorithm(primitive::scan, device::cuda, "decoupled-lookback", "t");
+  const auto& compact = find_algorithm(primitive::compact, device::cuda, "decoupled-lookback", "t");
+  const auto& cpu = find_algorithm(primitive::compact, device::cpu, "billeter", "t");
+  EXPECT_TRUE(takes_params(scan, "decoupled-lookback"));
+  EXPECT_TRUE(takes_params(scan, "decoupled-lookback:pipelined=on"));
+  EXPECT_FALSE(takes_params(scan, "decoupled-lookback:phased=on"));
+  EXPECT_TRUE(takes_params(compact, "decoupled-lookback:phased=off"));
+  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:pipelined=on"));
+  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:phased=off,pipelined=on"));
+  EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2"));
+  EXPECT_FALSE(takes_params(cpu, "billeter:s=2"));  // "threads=" ends in "s=": a key starts after a space or comma
+  EXPECT_FALSE(takes_params(cpu, "billeter:=2"));
+}
+
 TEST(api, null_with_size_is_refused) {
   std::span<const std::uint32_t> bad(static_cast<const std::uint32_t*>(nullptr), 10);
   std::vector<std::uint32_t> out(10);
@@ -378,6 +395,40 @@ void moves_of_misaligned_ranges() {
 }
 TEST_F(gpu, moves_of_misaligned_ranges_u32) { moves_of_misaligned_ranges<std::uint32_t>(); }
 TEST_F(gpu, moves_of_misaligned_ranges_u16) { moves_of_misaligned_ranges<std::uint16_t>(); }
+
+// From 2^24 four-byte elements the default scan takes its pipelined path (bulk copies, a cooperative
+// persistent grid): every element checked, inclusive, exclusive and in place, called directly and replayed
+// from a CUDA graph.
+TEST_F(gpu, large_scans_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
+  const std::size_t n = (std::size_t{1} << 24) + 4097;  // a partial last tile whose bytes end off a 16-byte unit
+  std::vector<std::uint32_t> h(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 7);
+  std::vector<std::uint32_t> incl(n), excl(n);
+  std::uint32_t acc = 0;
+  for (std::size_t i = 0; i < n; ++i) excl[i] = acc + 5u, acc += h[i], incl[i] = acc;
+  device_buffer<std::uint32_t> in(h), out(n), inplace(h), graphed(n);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  const options opt{device::cuda, "best", s};
+  sluice::inclusive_scan(in, out, sum{}, opt);
+  EXPECT_TRUE(out.download() == incl);
+  sluice::exclusive_scan(in, out, 5u, sum{}, opt);
+  EXPECT_TRUE(out.download() == excl);
+  sluice::inclusive_scan(inplace, inplace, sum{}, opt);
+  EXPECT_TRUE(inplace.download() == incl);
+  cudaGraph_t g;
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+  sluice::exclusive_scan(in, graphed, 5u, sum{}, opt);
+  ASSERT_EQ(cudaStreamEndCapture(s, &g), cudaSuccess);
+  cudaGraphExec_t exec;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, g, 0), cudaSuccess);
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_TRUE(graphed.download() == excl);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(s);
+}
 
 TEST_F(gpu, out_of_memory_then_recovers) {
   expect_error(errc::out_of_memory, {"device_buffer"}, [] { device_buffer<std::uint8_t> huge(std::size_t{1} << 50); });

@@ -68,7 +68,8 @@ const char* const cuda_specs[] = {
     "kogge-stone:threads=32", "kogge-stone:threads=256", "brent-kung:threads=32", "brent-kung:threads=128",
     "three-phase-coarsened:threads=32,items=1", "three-phase-coarsened:threads=1024,items=3",
     "three-phase-coarsened:threads=64,items=64", "streaming:threads=32", "streaming:threads=256",
-    "decoupled-lookback:phased=on", "decoupled-lookback:phased=off"};
+    "decoupled-lookback:phased=on", "decoupled-lookback:phased=off", "decoupled-lookback:pipelined=on",
+    "decoupled-lookback:pipelined=off"};
 
 class policies : public ::testing::TestWithParam<const char*> {};
 
@@ -76,9 +77,11 @@ TEST_P(policies, against_reference) {
   if (!device_available(device::cuda))
     GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
   const std::string_view spec = GetParam();
-  int entries = 0;  // every CUDA entry of that name that takes parameters (decoupled-lookback: compact and partition)
+  // Every CUDA entry of that name that takes the spec's parameter (decoupled-lookback: phased for compact and
+  // partition, pipelined for scan).
+  int entries = 0;
   for (const auto& a : algorithms()) {
-    if (!a.on_cuda || a.name != detail::base_name(spec) || a.params.empty()) continue;
+    if (!a.on_cuda || a.name != detail::base_name(spec) || !takes_params(a, spec)) continue;
     ++entries;
     std::vector<std::string> failures;
     verify::settings s{device::cuda, /*quick=*/true, [&](const std::string& m) {

@@ -54,7 +54,7 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::scan,              "serial",       true,  false, true,  false, false, "running fold over the input, one thread"},
   {primitive::scan,              "billeter-scan", true, false, true,  true,  false, "Billeter Sec. 5.2 on P threads x S lanes, in rounds of cache-sized blocks: block sums, prefix over P, rescan with an in-register prefix (float results do not depend on P)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (or SLUICE_CPU_SIMD)"},
   {primitive::scan,              "reduce-then-scan", false, true, true, false, false, "tile sums, one block scans them, tiles rescanned with their prefix (3 kernels)"},
-  {primitive::scan,              "decoupled-lookback", false, true, false, false, true, "single pass (Merrill-Garland look-back), 16-byte vector loads/stores; float sums vary run to run"},
+  {primitive::scan,              "decoupled-lookback", false, true, false, false, true, "single pass (Merrill-Garland look-back), 16-byte vector loads/stores; large 4-byte inputs on Hopper: bulk copies through shared memory, a persistent cooperative grid, each tile's look-back a round after its aggregate; float sums vary run to run", "pipelined=auto|on|off (4-byte elements, aligned, sm_90+: bulk-copy pipeline; auto from 2^24 elements)"},
   {primitive::scan,              "cub",          false, true,  false, false, false, "cub::DeviceScan (CCCL, decoupled look-back), the peer to beat; float sums vary run to run (measured)"},
   {primitive::scan,              "kogge-stone",  false, true,  true,  false, false, "teaching kit 10.2 (Hillis-Steele), double-buffered, in the 10.4 multi-block scan", "threads=1024 (32..1024, power of 2; section = threads)"},
   {primitive::scan,              "brent-kung",   false, true,  true,  false, false, "teaching kit 10.3 up-sweep/down-sweep (Blelloch), in the 10.4 multi-block scan", "threads=1024 (32..1024, power of 2; section = 2 x threads)"},
@@ -107,6 +107,26 @@ inline bool runs_on(const algorithm_info& a, device d) noexcept {
 }
 inline bool is_best(const algorithm_info& a, device d) noexcept {
   return d == device::cpu ? a.best_cpu : d == device::cuda ? a.best_cuda : a.best_gl;
+}
+
+// Whether `a` knows every parameter key written in `spec` ("name:key=value,..."; true without parameters).
+// A spec with parameters runs only on the entries of its name that know them: decoupled-lookback's
+// `phased` on compact and partition, its `pipelined` on scan.
+inline bool takes_params(const algorithm_info& a, std::string_view spec) noexcept {
+  const auto colon = spec.find(':');
+  if (colon == std::string_view::npos) return true;
+  std::string_view rest = spec.substr(colon + 1);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view pair = rest.substr(0, comma), key = pair.substr(0, pair.find('='));
+    bool known = false;  // "key=" at the start of a.params or after a space or a comma
+    for (auto at = a.params.find(key); at != std::string_view::npos && !known; at = a.params.find(key, at + 1))
+      known = (at == 0 || a.params[at - 1] == ' ' || a.params[at - 1] == ',') && at + key.size() < a.params.size() &&
+              a.params[at + key.size()] == '=';
+    if (key.empty() || !known) return false;
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return true;
 }
 
 // The variant `spec` ("best" allowed; "name:key=value,..." for a variant's parameters) of `prim` on `d`, or

@@ -48,7 +48,7 @@ int cmd_verify(const tool::verify_args& v) {
     for (const auto& al : algorithms()) {
       if (!runs_on(al, d) || (algo != "all" && detail::base_name(algo) != al.name)) continue;
       named = &al;
-      if (algo.find(':') != std::string::npos && al.params.empty()) continue;
+      if (!takes_params(al, algo)) continue;
       chosen.emplace_back(&al, algo == "all" ? std::string(al.name) : algo);
       matched = true;
     }

@@ -74,6 +74,15 @@ void allow_shared(Kernel* kernel, std::size_t bytes, const char* fn, const char*
              "cudaFuncSetAttribute");
 }
 
+// Whether the code of `kernel` that runs on the current device was built for compute capability `cc` (as
+// 10 x major + minor) or later: kernels that use newer instructions are empty below their architecture.
+template <class Kernel>
+bool built_for(Kernel* kernel, int cc, const char* fn) {
+  cudaFuncAttributes a{};
+  check_cuda(cudaFuncGetAttributes(&a, kernel), fn, "cudaFuncGetAttributes");
+  return a.binaryVersion >= cc;
+}
+
 // Grid of chunks: at most `blocks_per_sm` resident blocks per SM, each a contiguous run of whole tiles.
 struct chunking {
   u64 tiles, blocks, tiles_per_block;

@@ -63,11 +63,12 @@ template <class T, class Op>
 void scan(std::string_view algo, std::span<const T> in, std::span<T> out, bool inclusive, T init, Op op, CUstream_st* stream) {
   constexpr const char* fn = "scan";
   const std::string_view base = sluice::detail::base_name(algo);
-  if (algo == "decoupled-lookback") {  // the look-back carries 4- and 8-byte values; others take reduce-then-scan
+  if (base == "decoupled-lookback") {  // the look-back carries 4- and 8-byte values; others take reduce-then-scan
+    const auto pl = decoupled_lookback::parse_pipelining(algo, fn);
     if constexpr (sizeof(T) == 4 || sizeof(T) == 8)
-      return decoupled_lookback::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn);
+      return decoupled_lookback::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, pl);
   }
-  if (algo == "reduce-then-scan" || algo == "decoupled-lookback")
+  if (algo == "reduce-then-scan" || base == "decoupled-lookback")
     return reduce_then_scan::run(ptr_load<T>{in.data()}, ptr_store<T>{out.data()}, in.size(), inclusive, init, op, stream, fn);
   if (algo == "cub") return cub_peer::scan(in, out, inclusive, init, op, stream, fn);
   if (base == "kogge-stone") return kogge_stone::run(in.data(), out.data(), in.size(), inclusive, init, op, stream, fn, algo);

@@ -11,8 +11,12 @@
 // written). Floating-point results depend on which predecessors had published: not bitwise repeatable.
 #pragma once
 #include <cub/warp/warp_scan.cuh>
+#include <cuda/ptx>
+
+#include <algorithm>
 
 #include "sluice/cuda/lookback.cuh"
+#include "sluice/detail/params.hpp"
 
 namespace sluice::cuda_backend::decoupled_lookback {
 
@@ -131,26 +135,300 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   }
 }
 
-template <class T, class Op, class Tuning = lookback::tuning>
-void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
+// The pipelined path for large inputs (Hopper and later; in and out 16-byte aligned). The single pass above
+// holds each tile in registers while its look-back waits for its predecessors, so the bytes in flight are
+// the resident tiles and no more, and every tile's life includes the wait (docs/performance.md). Here a
+// persistent grid moves tiles through `stages` buffers of shared memory by bulk copies (cp.async.bulk,
+// loads completing on an mbarrier, stores in bulk groups). Block b of G takes tiles b, b + G, b + 2G, ...,
+// one per round, and works on two tiles per round:
+//   A. the newest tile, arrived: reduce it, publish its aggregate;
+//   B. the tile reduced in the round before: look back (its predecessors have had a round to publish),
+//      publish its prefix;
+//   C. that tile again, from shared memory: scan it and store it in one bulk copy.
+// Tiles are processed in rounds in the order of their numbers, so what a look-back waits for is at most a
+// round old, and the numbers are known rounds ahead for the loads. That needs every block of the grid
+// resident at once (a block waits for lower tiles of all others): the grid is launched cooperatively,
+// which guarantees it (dynamic tile numbers, which would not need it, measured slower: they order the
+// rounds' tiles only loosely, docs/performance.md).
+// Defaults measured on the H100 (bench/pipelined_scan_tuning.cu, docs/performance.md): tiles of 4 vectors
+// per thread (16 KiB), 6 buffers, 2 blocks per SM; from 2^24 four-byte elements on. For 8-byte elements
+// every configuration measured slower than the single pass (0.50-0.60 of the copy against 0.84 at 2^26),
+// so they keep it.
+template <class T, unsigned Vectors = 4, unsigned Stages = 6, unsigned BlocksPerSm = 2>
+struct pipeline {
+  static constexpr unsigned threads = 256;
+  static constexpr unsigned warps = threads / 32;
+  static constexpr unsigned per_vector = 16 / sizeof(T);
+  static constexpr unsigned vectors = Vectors;  // per thread per tile
+  static constexpr unsigned warp_items = 32 * per_vector * vectors;
+  static constexpr unsigned tile = threads * per_vector * vectors;
+  static constexpr unsigned stages = Stages;              // arriving, newest, being scanned, being stored
+  static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
+  static constexpr u64 min_tiles = sizeof(T) == 4 ? (u64{1} << 24) / tile : ~u64{0};  // below: the single pass
+  static constexpr std::size_t shared_bytes = std::size_t{stages} * tile * sizeof(T);
+  static_assert(stages >= 4, "a buffer arriving besides the three a round works on");
+  static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
+};
+
+template <class T, class Op, class Tuning, class Pipe>
+__global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
+    pipelined_scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, lookback::tile_state<T> state) {
+#if __CUDA_ARCH__ >= 900
+  using Q = Pipe;
+  using warp_scan = cub::WarpScan<T>;
+  constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages;
+  constexpr u64 none = ~u64{0};
+  __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
+  __shared__ T warp_totals[Q::warps];
+  __shared__ T warp_before[2][Q::warps];  // what precedes each warp in the tile reduced in a round of that parity
+  __shared__ T tile_before;
+  __shared__ alignas(8) std::uint64_t arrived[S];      // one mbarrier per buffer
+  T* const buffers = dynamic_shared<T>();
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
+  const u64 tiles = ceil_div(n, Q::tile);
+  auto tile_of = [&](unsigned round) { return u64{round} * gridDim.x + blockIdx.x; };
+  auto count_of = [&](u64 t) { return n - t * Q::tile < Q::tile ? n - t * Q::tile : u64{Q::tile}; };
+  auto bulk_bytes = [&](u64 t) { return static_cast<unsigned>(count_of(t) * sizeof(T)) & ~15u; };  // whole 16-byte units
+
+  // Buffer s starts receiving tile t (none past the last tile).
+  auto receive = [&](unsigned s, u64 t) {
+    if (t >= tiles) return;
+    const unsigned bytes = bulk_bytes(t);
+    cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &arrived[s], bytes);
+    if (bytes)
+      cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, buffers + std::size_t{s} * Q::tile,
+                               in + t * Q::tile, bytes, &arrived[s]);
+  };
+  // Thread's j-th vector of tile t from buffer s, in the single pass's warp-striped layout (conflict-free
+  // 16-byte reads). Past the bulk copy: the last tile's trailing elements from memory, then in[base] (after
+  // every valid element in scan order: it changes nothing stored).
+  auto load = [&](unsigned s, u64 t, T (&x)[V][PV]) {
+    const u64 base = t * Q::tile;
+    const T* const b = buffers + std::size_t{s} * Q::tile;
+    const unsigned first = warp * Q::warp_items;
+    if (base + Q::tile <= n) {
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) {
+        vec16<T> v;
+        v.raw = *reinterpret_cast<const uint4*>(b + first + (j * 32 + lane) * PV);
+#pragma unroll
+        for (unsigned e = 0; e < PV; ++e) x[j][e] = v.e[e];
+      }
+    } else {
+      const u64 in_buffer = bulk_bytes(t) / sizeof(T), valid = count_of(t);
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+        for (unsigned e = 0; e < PV; ++e) {
+          const unsigned k = first + (j * 32 + lane) * PV + e;
+          x[j][e] = k < in_buffer ? b[k] : k < valid ? in[base + k] : in[base];
+        }
+    }
+  };
+  // Scan within each vector, then across the warp vector by vector: before[j] precedes vector j in the warp.
+  auto scan_warp = [&](T (&x)[V][PV], maybe<T> (&before)[V]) {
+    maybe<T> carry{T{}, false};
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j) {
+#pragma unroll
+      for (unsigned e = 1; e < PV; ++e) x[j][e] = op(x[j][e - 1], x[j][e]);
+      T lanes_incl;
+      warp_scan(warp_storage[warp]).InclusiveScan(x[j][PV - 1], lanes_incl, op);
+      const T lanes_excl = __shfl_up_sync(0xffffffffu, lanes_incl, 1);
+      before[j] = then(carry, maybe<T>{lanes_excl, lane > 0}, op);
+      carry = then(carry, maybe<T>{__shfl_sync(0xffffffffu, lanes_incl, 31), true}, op);
+    }
+    return carry.v;
+  };
+
+  if (copier) {
+    for (unsigned s = 0; s < S; ++s) cuda::ptx::mbarrier_init(&arrived[s], 1);
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the initialised barriers, seen by the copies
+    for (unsigned s = 0; s < S; ++s) receive(s, tile_of(s));
+  }
+  __syncthreads();
+
+  u64 prev = none;    // the tile reduced in the round before (none: no such tile)
+  T prev_aggregate{};  // its aggregate (warp 0)
+  for (unsigned round = 0;; ++round) {
+    const unsigned s = round % S, sp = (round + S - 1) % S;
+    const u64 cur = tile_of(round) < tiles ? tile_of(round) : none;
+    if (cur == none && prev == none) break;  // nothing is arriving
+
+    // A. Reduce the newest tile.
+    if (cur != none) {
+      while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[s], (round / S) & 1u)) {
+      }
+      T x[V][PV];
+      maybe<T> before[V];
+      load(s, cur, x);
+      const T total = scan_warp(x, before);
+      if (lane == 0) warp_totals[warp] = total;
+    }
+    __syncthreads();
+
+    // B. Warp 0: the newest tile's aggregate published, then the previous tile's look-back.
+    if (warp == 0) {
+      const T aggregate_of_prev = prev_aggregate;
+      if (cur != none) {
+        T w = lane < Q::warps ? warp_totals[lane] : warp_totals[0];
+        T w_incl;
+        warp_scan(warp_storage[0]).InclusiveScan(w, w_incl, op);
+        const T aggregate = __shfl_sync(0xffffffffu, w_incl, Q::warps - 1);
+        const T w_excl = __shfl_up_sync(0xffffffffu, w_incl, 1);
+        if (lane > 0 && lane < Q::warps) warp_before[round & 1][lane] = w_excl;
+        if (lane == 0) state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, aggregate);
+        prev_aggregate = aggregate;
+      }
+      if (prev != none && prev > 0) {
+        const T prior = lookback::exclusive_prefix<Tuning>(state, prev, op);
+        if (lane == 0) {
+          state.publish(prev, lookback::prefix, op(prior, aggregate_of_prev));
+          tile_before = prior;
+        }
+      }
+    }
+    __syncthreads();
+
+    // C. The previous tile, scanned from its buffer: back into the buffer (whole tiles, stored in bulk
+    // below) or straight to memory (the last, partial tile).
+    const bool whole = prev != none && prev * Q::tile + Q::tile <= n;
+    if (prev != none) {
+      T x[V][PV];
+      maybe<T> before[V];
+      load(sp, prev, x);
+      scan_warp(x, before);
+      maybe<T> head = prev > 0 ? maybe<T>{tile_before, true} : maybe<T>{T{}, false};
+      if (warp > 0) head = then(head, maybe<T>{warp_before[(round + 1) & 1][warp], true}, op);
+      if (!inclusive) head = then(maybe<T>{init, true}, head, op);
+      T* const b = buffers + std::size_t{sp} * Q::tile;
+      const u64 base = prev * Q::tile;
+      const unsigned first = warp * Q::warp_items;
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) {
+        const maybe<T> h = then(head, before[j], op);
+        vec16<T> y;
+        if (inclusive) {
+#pragma unroll
+          for (unsigned e = 0; e < PV; ++e) y.e[e] = h.has ? op(h.v, x[j][e]) : x[j][e];
+        } else {  // h.has always: init at least
+#pragma unroll
+          for (unsigned e = 0; e < PV; ++e) y.e[e] = e == 0 ? h.v : op(h.v, x[j][e - 1]);
+        }
+        const unsigned k = first + (j * 32 + lane) * PV;
+        if (whole) {
+          *reinterpret_cast<uint4*>(b + k) = y.raw;
+        } else {
+#pragma unroll
+          for (unsigned e = 0; e < PV; ++e)
+            if (base + k + e < n) out[base + k + e] = y.e[e];
+        }
+      }
+      if (whole) cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // these writes, seen by the bulk store
+    }
+    __syncthreads();
+
+    if (copier) {
+      if (whole) {
+        cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + prev * Q::tile,
+                                 buffers + std::size_t{sp} * Q::tile, Q::tile * unsigned{sizeof(T)});
+        cuda::ptx::cp_async_bulk_commit_group();
+      }
+      if (round >= 2 && tile_of(round + S - 2) < tiles) {
+        // Buffer (round - 2) was last stored from in the round before: wait until that store has read it.
+        if (whole)
+          cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
+        else
+          cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+        receive((round - 2) % S, tile_of(round + S - 2));
+      }
+    }
+    prev = cur;
+  }
+  if (copier) cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});  // every store done before the block ends
+#endif
+}
+
+// The pipelined path's grid on this device: every block resident at once, or 0 where the path does not
+// apply (8-byte elements, unaligned spans, too few tiles, a device before Hopper or without the shared memory).
+template <class T, class Op, class Tuning, class Pipe>
+u64 pipelined_grid(bool aligned, u64 n, bool always, const char* fn) {
+  if constexpr (Pipe::min_tiles == ~u64{0}) {  // not even instantiated
+    return 0;
+  } else {
+    auto* kernel = pipelined_scan_kernel<T, Op, Tuning, Pipe>;
+    const u64 tiles = ceil_div(n, Pipe::tile);
+    if (!aligned || (!always && tiles < Pipe::min_tiles) || !built_for(kernel, 90, fn)) return 0;
+    allow_shared(kernel, Pipe::shared_bytes, fn, "decoupled-lookback's pipeline");
+    int per_sm = 0;
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Pipe::threads, Pipe::shared_bytes), fn,
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return std::min<u64>(tiles, u64(multiprocessor_count(fn)) * static_cast<unsigned>(std::max(per_sm, 0)));
+  }
+}
+
+// False where the device cannot hold the whole grid at once after all (a partitioned device: MPS, green
+// contexts); the caller then takes the single pass.
+template <class T, class Op, class Tuning, class Pipe>
+bool launch_pipelined(u64 grid, const T* in, T* out, u64 n, bool inclusive, T init, Op op, lookback::tile_state<T> state,
+                      cudaStream_t s, const char* fn) {
+  if constexpr (Pipe::min_tiles != ~u64{0}) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(grid));
+    config.blockDim = dim3(Pipe::threads);
+    config.dynamicSmemBytes = Pipe::shared_bytes;
+    config.stream = s;
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;  // every block resident at once (see the kernel)
+    cooperative.val.cooperative = 1;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    const cudaError_t e = cudaLaunchKernelEx(&config, pipelined_scan_kernel<T, Op, Tuning, Pipe>, in, out, n, op, inclusive, init, state);
+    if (e == cudaErrorCooperativeLaunchTooLarge) {
+      (void)cudaGetLastError();
+      return false;
+    }
+    check_cuda(e, fn, "decoupled_lookback::pipelined_scan_kernel");
+    return true;
+  }
+  return false;
+}
+
+// The parameter pipelined=auto|on|off: auto takes the pipelined path from Pipe::min_tiles on, on from one
+// tile (where it applies at all: 4-byte elements, aligned spans, Hopper), off never.
+enum class pipelining { automatic, on, off };
+inline pipelining parse_pipelining(std::string_view spec, const char* fn) {
+  sluice::detail::params p(spec, fn);
+  const auto pl = static_cast<pipelining>(p.choice("pipelined", {"auto", "on", "off"}, 0));
+  p.done("pipelined");
+  return pl;
+}
+
+template <class T, class Op, class Tuning = lookback::tuning, class Pipe = pipeline<T>>
+void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn,
+         pipelining pl = pipelining::automatic) {
   using P = policy<T>;
   if (n == 0) return;
-  const u64 tiles = ceil_div(n, P::tile);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const u64 grid = pl == pipelining::off ? 0 : pipelined_grid<T, Op, Tuning, Pipe>(aligned, n, pl == pipelining::on, fn);
+  const u64 tiles = grid ? ceil_div(n, Pipe::tile) : ceil_div(n, P::tile);  // (the pipeline's tiles are no larger)
   scratch state;
   unsigned* counter = nullptr;
   lookback::tile_state<T> tiles_state{};
-  if (tiles > 1) {  // the counter, then the tile states (16-byte aligned), all zero
+  if (tiles > 1 || grid) {  // the counter, then the tile states (16-byte aligned), all zero
     const std::size_t bytes = 16 + lookback::tile_state<T>::bytes(tiles);
     state = scratch(bytes, s, fn);
     check_cuda(cudaMemsetAsync(state.as<void>(), 0, bytes, s), fn, "cudaMemsetAsync");
     counter = state.as<unsigned>();
     tiles_state = lookback::tile_state<T>::at(state.as<char>() + 16, tiles);
   }
+  if (grid && launch_pipelined<T, Op, Tuning, Pipe>(grid, in, out, n, inclusive, init, op, tiles_state, s, fn)) return;
+  const u64 blocks = ceil_div(n, P::tile);
   if (aligned)
-    scan_kernel<T, Op, true, Tuning><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
+    scan_kernel<T, Op, true, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
   else
-    scan_kernel<T, Op, false, Tuning><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
+    scan_kernel<T, Op, false, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
   check_launch(fn, "decoupled_lookback::scan_kernel");
 }
 
