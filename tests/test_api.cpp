@@ -54,15 +54,15 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   const auto& scan = find_algorithm(primitive::scan, device::cuda, "decoupled-lookback", "t");
   const auto& compact = find_algorithm(primitive::compact, device::cuda, "decoupled-lookback", "t");
   const auto& cpu = find_algorithm(primitive::compact, device::cpu, "billeter", "t");
-  EXPECT_TRUE(takes_params(scan, "decoupled-lookback"));
-  EXPECT_TRUE(takes_params(scan, "decoupled-lookback:pipelined=on"));
-  EXPECT_FALSE(takes_params(scan, "decoupled-lookback:phased=on"));
-  EXPECT_TRUE(takes_params(compact, "decoupled-lookback:phased=off"));
-  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:pipelined=on"));
-  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:phased=off,pipelined=on"));
-  EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2"));
-  EXPECT_FALSE(takes_params(cpu, "billeter:s=2"));  // "threads=" ends in "s=": a key starts after a space or comma
-  EXPECT_FALSE(takes_params(cpu, "billeter:=2"));
+  EXPECT_TRUE(takes_params(scan, "decoupled-lookback", "t"));
+  EXPECT_TRUE(takes_params(scan, "decoupled-lookback:pipelined=on", "t"));
+  EXPECT_FALSE(takes_params(scan, "decoupled-lookback:phased=on", "t"));
+  EXPECT_TRUE(takes_params(compact, "decoupled-lookback:phased=off", "t"));
+  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:pipelined=on", "t"));
+  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:phased=off,pipelined=on", "t"));
+  EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2", "t"));
+  EXPECT_FALSE(takes_params(cpu, "billeter:s=2", "t"));  // "threads=" ends in "s=": a key starts after a space or comma
+  expect_error(errc::invalid_argument, {"'billeter:=2'", "is not key=value"}, [&] { (void)takes_params(cpu, "billeter:=2", "t"); });
 }
 
 TEST(api, null_with_size_is_refused) {

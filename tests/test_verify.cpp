@@ -47,12 +47,17 @@ TEST_P(matrix, against_reference) {
   EXPECT_GT(t.passed, 0u) << "no case ran";
 }
 
-std::string name_of(const ::testing::TestParamInfo<param>& p) {
-  std::string n = std::string(to_string(p.param.algo->prim)) + "_" + std::string(p.param.algo->name) + "_" +
-                  std::string(to_string(p.param.dev));
+// A GoogleTest name from any text: every character but letters and digits becomes '_'.
+std::string test_name(std::string n) {
   for (auto& c : n)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return n;
+}
+std::string spec_name(const ::testing::TestParamInfo<const char*>& p) { return test_name(p.param); }
+
+std::string name_of(const ::testing::TestParamInfo<param>& p) {
+  return test_name(std::string(to_string(p.param.algo->prim)) + "_" + std::string(p.param.algo->name) + "_" +
+                   std::string(to_string(p.param.dev)));
 }
 
 INSTANTIATE_TEST_SUITE_P(registry, matrix, ::testing::ValuesIn(all_params()), name_of);
@@ -81,7 +86,7 @@ TEST_P(policies, against_reference) {
   // partition, pipelined for scan).
   int entries = 0;
   for (const auto& a : algorithms()) {
-    if (!a.on_cuda || a.name != detail::base_name(spec) || !takes_params(a, spec)) continue;
+    if (!a.on_cuda || a.name != detail::base_name(spec) || !takes_params(a, spec, "test")) continue;
     ++entries;
     std::vector<std::string> failures;
     verify::settings s{device::cuda, /*quick=*/true, [&](const std::string& m) {
@@ -95,12 +100,7 @@ TEST_P(policies, against_reference) {
   EXPECT_GT(entries, 0) << spec;
 }
 
-INSTANTIATE_TEST_SUITE_P(cuda, policies, ::testing::ValuesIn(cuda_specs), [](const ::testing::TestParamInfo<const char*>& p) {
-  std::string n = p.param;
-  for (auto& c : n)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return n;
-});
+INSTANTIATE_TEST_SUITE_P(cuda, policies, ::testing::ValuesIn(cuda_specs), spec_name);
 
 // The gl variants' block sizes at both ends and between (quick matrix): blocks of 2 and of 1024 elements,
 // four and a quarter of a texture row.
@@ -128,12 +128,7 @@ TEST_P(gl_policies, against_reference) {
   EXPECT_EQ(entries, 1) << spec;
 }
 
-INSTANTIATE_TEST_SUITE_P(gl, gl_policies, ::testing::ValuesIn(gl_specs), [](const ::testing::TestParamInfo<const char*>& p) {
-  std::string n = p.param;
-  for (auto& c : n)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return n;
-});
+INSTANTIATE_TEST_SUITE_P(gl, gl_policies, ::testing::ValuesIn(gl_specs), spec_name);
 
 // The CPU backend at every SIMD level and at 1, 2 and more threads than this machine has cores: every CPU
 // entry that takes the plan's parameters, on the quick generator matrix (the registry test above runs the

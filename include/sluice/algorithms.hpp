@@ -111,20 +111,15 @@ inline bool is_best(const algorithm_info& a, device d) noexcept {
 
 // Whether `a` knows every parameter key written in `spec` ("name:key=value,..."; true without parameters).
 // A spec with parameters runs only on the entries of its name that know them: decoupled-lookback's
-// `phased` on compact and partition, its `pipelined` on scan.
-inline bool takes_params(const algorithm_info& a, std::string_view spec) noexcept {
-  const auto colon = spec.find(':');
-  if (colon == std::string_view::npos) return true;
-  std::string_view rest = spec.substr(colon + 1);
-  while (!rest.empty()) {
-    const auto comma = rest.find(',');
-    const std::string_view pair = rest.substr(0, comma), key = pair.substr(0, pair.find('='));
+// `phased` on compact and partition, its `pipelined` on scan. A malformed spec is the params parser's
+// invalid_argument.
+inline bool takes_params(const algorithm_info& a, std::string_view spec, const char* fn) {
+  for (const std::string_view key : detail::params(spec, fn).keys()) {
     bool known = false;  // "key=" at the start of a.params or after a space or a comma
     for (auto at = a.params.find(key); at != std::string_view::npos && !known; at = a.params.find(key, at + 1))
       known = (at == 0 || a.params[at - 1] == ' ' || a.params[at - 1] == ',') && at + key.size() < a.params.size() &&
               a.params[at + key.size()] == '=';
-    if (key.empty() || !known) return false;
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (!known) return false;
   }
   return true;
 }

@@ -48,7 +48,7 @@ int cmd_verify(const tool::verify_args& v) {
     for (const auto& al : algorithms()) {
       if (!runs_on(al, d) || (algo != "all" && detail::base_name(algo) != al.name)) continue;
       named = &al;
-      if (!takes_params(al, algo)) continue;
+      if (!takes_params(al, algo, "verify")) continue;
       chosen.emplace_back(&al, algo == "all" ? std::string(al.name) : algo);
       matched = true;
     }

@@ -15,6 +15,9 @@ namespace sluice::detail {
 // The registry name of a spec ("roger" for "roger:s=128").
 constexpr std::string_view base_name(std::string_view spec) noexcept { return spec.substr(0, spec.find(':')); }
 
+// A choice a variant makes by itself unless told: key=auto|on|off.
+enum class setting { automatic, on, off };
+
 class params {
  public:
   params(std::string_view spec, const char* fn) : spec_(spec), fn_(fn) {
@@ -56,6 +59,16 @@ class params {
       valid += (i++ ? ", " : "") + std::string(n);
     }
     fail(std::string(key) + "=" + std::string(*v) + " is not one of " + valid);
+  }
+
+  // key=auto|on|off, automatic when the key is absent.
+  setting auto_on_off(std::string_view key) { return static_cast<setting>(choice(key, {"auto", "on", "off"}, 0)); }
+
+  // The keys written in the spec, in order.
+  std::vector<std::string_view> keys() const {
+    std::vector<std::string_view> k;
+    for (const auto& p : pairs_) k.push_back(p.key);
+    return k;
   }
 
   // Call after reading every key the variant knows: any key left over is an error.

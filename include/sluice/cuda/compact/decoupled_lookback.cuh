@@ -355,10 +355,10 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 }
 
 // The parameter phased=auto|on|off of compact and partition "decoupled-lookback" (flags only).
-enum class phasing { automatic, on, off };
+using phasing = sluice::detail::setting;
 inline phasing parse_phasing(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
-  const auto ph = static_cast<phasing>(p.choice("phased", {"auto", "on", "off"}, 0));
+  const phasing ph = p.auto_on_off("phased");
   p.done("phased");
   return ph;
 }

@@ -397,10 +397,10 @@ bool launch_pipelined(u64 grid, const T* in, T* out, u64 n, bool inclusive, T in
 
 // The parameter pipelined=auto|on|off: auto takes the pipelined path from Pipe::min_tiles on, on from one
 // tile (where it applies at all: 4-byte elements, aligned spans, Hopper), off never.
-enum class pipelining { automatic, on, off };
+using pipelining = sluice::detail::setting;
 inline pipelining parse_pipelining(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
-  const auto pl = static_cast<pipelining>(p.choice("pipelined", {"auto", "on", "off"}, 0));
+  const pipelining pl = p.auto_on_off("pipelined");
   p.done("pipelined");
   return pl;
 }
