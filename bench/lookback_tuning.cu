@@ -1,6 +1,6 @@
 // Tuning study of the look-back (not part of the build): window per lane and back-off between polls, for
 // the single-pass compact and scan at 2^28 u32, beside tile-atomic (no look-back) and a device copy.
-// Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/lookback_tuning.cu -o lookback_tuning
+// Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/lookback_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o lookback_tuning
 #include <algorithm>
 #include <cstdio>
 #include <random>

@@ -1,7 +1,7 @@
 // Tuning study of radix_sort "onesweep" (not part of the build): threads and keys per thread of the digit
 // pass, for u32 keys, u32 pairs (2^28) and u64 keys (2^27), beside cub::DeviceRadixSort and a device copy;
 // each configuration's result is checked against CUB's.
-// Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/onesweep_tuning.cu src/runtime.cpp -o onesweep_tuning
+// Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/onesweep_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o onesweep_tuning
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
