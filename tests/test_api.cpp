@@ -62,6 +62,10 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   EXPECT_FALSE(takes_params(compact, "decoupled-lookback:phased=off,pipelined=on", "t"));
   EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2", "t"));
   EXPECT_FALSE(takes_params(cpu, "billeter:s=2", "t"));  // "threads=" ends in "s=": a key starts after a space or comma
+  // Keys listed without a default ("P", "P, simd=popc|prefix"), as the CUDA papers' variants list theirs.
+  EXPECT_TRUE(takes_params(find_algorithm(primitive::scan, device::cuda, "billeter-scan", "t"), "billeter-scan:P=33", "t"));
+  EXPECT_TRUE(takes_params(find_algorithm(primitive::compact, device::cuda, "billeter", "t"), "billeter:P=7,simd=prefix,t=0", "t"));
+  EXPECT_FALSE(takes_params(find_algorithm(primitive::compact, device::cuda, "billeter", "t"), "billeter:simd=prefix,Q=1", "t"));
   expect_error(errc::invalid_argument, {"'billeter:=2'", "is not key=value"}, [&] { (void)takes_params(cpu, "billeter:=2", "t"); });
 }
 

@@ -115,10 +115,14 @@ inline bool is_best(const algorithm_info& a, device d) noexcept {
 // invalid_argument.
 inline bool takes_params(const algorithm_info& a, std::string_view spec, const char* fn) {
   for (const std::string_view key : detail::params(spec, fn).keys()) {
-    bool known = false;  // "key=" at the start of a.params or after a space or a comma
-    for (auto at = a.params.find(key); at != std::string_view::npos && !known; at = a.params.find(key, at + 1))
-      known = (at == 0 || a.params[at - 1] == ' ' || a.params[at - 1] == ',') && at + key.size() < a.params.size() &&
-              a.params[at + key.size()] == '=';
+    // The key as a word of a.params: after its start, a space or a comma; before its end, '=', ',' or a
+    // space ("P, simd=popc|prefix", "s=64 (2..1024, ...)").
+    bool known = false;
+    for (auto at = a.params.find(key); at != std::string_view::npos && !known; at = a.params.find(key, at + 1)) {
+      const auto end = at + key.size();
+      known = (at == 0 || a.params[at - 1] == ' ' || a.params[at - 1] == ',') &&
+              (end == a.params.size() || a.params[end] == '=' || a.params[end] == ',' || a.params[end] == ' ');
+    }
     if (!known) return false;
   }
   return true;
