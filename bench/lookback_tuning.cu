@@ -22,7 +22,7 @@ struct tune {
   static constexpr unsigned sleep_ns = S;
   static constexpr unsigned min_blocks = B;
 };
-constexpr auto single = select_lookback::phasing::off;
+constexpr select_lookback::compact_settings single{select_lookback::phasing::off, sluice::detail::setting::off};
 
 template <class F>
 float median_ms(F f) {

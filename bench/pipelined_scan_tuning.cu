@@ -23,6 +23,11 @@ struct cfg : decoupled_lookback::pipeline<T, V, S, B> {
 template <class T>
 using single = cfg<T, 8, 4, 1, ~0ull>;
 
+template <unsigned K>  // look-back window per lane
+struct window : lookback_tuning {
+  static constexpr unsigned per_lane = K;
+};
+
 template <class F>
 float median_ms(F f) {
   return event_median_ms(3, 15, [] {}, f);
@@ -58,11 +63,13 @@ void study(const char* type) {
     std::printf("check %-4s %-28s n=%-10llu %s %s\n", type, what, (unsigned long long)n, inclusive ? "incl" : "excl", bad ? "FAILED" : "ok");
   };
   auto sum = sluice::sum{};
-#define RUN(...) [&](u64 n, bool inclusive) { decoupled_lookback::run<T, sluice::sum, lookback_tuning, __VA_ARGS__>(in, out, n, inclusive, T{5}, sum, 0, "t"); }
+#define RUN(...) RUNK(lookback_tuning, __VA_ARGS__)
+#define RUNK(TUNE, ...) [&](u64 n, bool inclusive) { decoupled_lookback::run<T, sluice::sum, TUNE, __VA_ARGS__>(in, out, n, inclusive, T{5}, sum, 0, "t"); }
   for (u64 n : {u64{8192} * 300 + 3, u64{8192} * 1000 + 8191, top - 1}) {
     if (quick && n > u64{8192} * 1000 + 8191) break;
     for (bool inc : {true, false}) check("pipelined 8v 6s 1b", n, inc, RUN(cfg<T, 8, 6, 1>));
     check("pipelined 4v 6s 2b", n, true, RUN(cfg<T, 4, 6, 2>));
+    check("pipelined 4v 6s 2b K=8", n, false, RUNK(window<8>, cfg<T, 4, 6, 2>));
   }
   if (quick) return (void)(cudaFree(in), cudaFree(out));
   check("pipelined 4v 4s 3b", top, true, RUN(cfg<T, 4, 4, 3>));
@@ -82,13 +89,14 @@ void study(const char* type) {
     report("cub", median_ms([&] { cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, static_cast<int>(n)); }));
 #define T_(NAME, ...) report(NAME, median_ms([&] { RUN(__VA_ARGS__)(n, true); }));
     T_("single pass", single<T>)
-    T_("pipelined 8v 6s 1b", cfg<T, 8, 6, 1>)
+#define TK_(NAME, K, ...) report(NAME, median_ms([&] { RUNK(window<K>, __VA_ARGS__)(n, true); }));
     T_("pipelined 4v 4s 2b", cfg<T, 4, 4, 2>)
     T_("pipelined 4v 6s 2b", cfg<T, 4, 6, 2>)
-    T_("pipelined 4v 4s 3b", cfg<T, 4, 4, 3>)
-    T_("pipelined 4v 5s 2b", cfg<T, 4, 5, 2>)
-    T_("pipelined 4v 7s 2b", cfg<T, 4, 7, 2>)
-    T_("pipelined 6v 4s 2b", cfg<T, 6, 4, 2>)
+    TK_("pipelined 4v 6s 2b K=2", 2, cfg<T, 4, 6, 2>)
+    TK_("pipelined 4v 6s 2b K=4", 4, cfg<T, 4, 6, 2>)
+    TK_("pipelined 4v 6s 2b K=8", 8, cfg<T, 4, 6, 2>)
+    TK_("pipelined 4v 4s 2b K=4", 4, cfg<T, 4, 4, 2>)
+    TK_("pipelined 2v 8s 4b K=4", 4, cfg<T, 2, 8, 4>)
     T_("default", decoupled_lookback::pipeline<T>)
   }
   cudaFree(temp), cudaFree(in), cudaFree(out);

@@ -49,7 +49,7 @@ TEST(api, ten_line_example) {
 }
 
 // A spec with parameters goes to the entries of its name that know every key (sluice verify --algo, the
-// policies tests): decoupled-lookback's `pipelined` is the scan's, `phased` compact's and partition's.
+// policies tests): decoupled-lookback's `pipelined` is the scan's and compact's, `phased` compact's and partition's.
 TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   const auto& scan = find_algorithm(primitive::scan, device::cuda, "decoupled-lookback", "t");
   const auto& compact = find_algorithm(primitive::compact, device::cuda, "decoupled-lookback", "t");
@@ -58,8 +58,11 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   EXPECT_TRUE(takes_params(scan, "decoupled-lookback:pipelined=on", "t"));
   EXPECT_FALSE(takes_params(scan, "decoupled-lookback:phased=on", "t"));
   EXPECT_TRUE(takes_params(compact, "decoupled-lookback:phased=off", "t"));
-  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:pipelined=on", "t"));
-  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:phased=off,pipelined=on", "t"));
+  EXPECT_TRUE(takes_params(compact, "decoupled-lookback:pipelined=on", "t"));
+  EXPECT_TRUE(takes_params(compact, "decoupled-lookback:phased=off,pipelined=on", "t"));
+  const auto& partition = find_algorithm(primitive::partition, device::cuda, "decoupled-lookback", "t");
+  EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=on", "t"));
+  EXPECT_FALSE(takes_params(partition, "decoupled-lookback:phased=off,pipelined=on", "t"));
   EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2", "t"));
   EXPECT_FALSE(takes_params(cpu, "billeter:s=2", "t"));  // "threads=" ends in "s=": a key starts after a space or comma
   // Keys listed without a default ("P", "P, simd=popc|prefix"), as the CUDA papers' variants list theirs.
@@ -431,6 +434,64 @@ TEST_F(gpu, large_scans_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
   EXPECT_TRUE(graphed.download() == excl);
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(g);
+  cudaStreamDestroy(s);
+}
+
+// Large compactions: the predicate form takes the pipelined path (from 2^24 four-byte elements on Hopper; the
+// single pass where it does not apply), the flagged form the phased one by default and the pipeline when asked:
+// a partial last tile whose bytes end off a 16-byte unit, an output shorter than the kept run (nothing written
+// past it), and a capture in a CUDA graph replayed twice.
+TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
+  const std::size_t n = (std::size_t{1} << 24) + 4097;
+  const std::uint32_t limit = 1u << 24;  // h spans [0, 2^25): about half kept by the predicate
+  std::vector<std::uint32_t> h(n), by_flags, by_pred;
+  std::vector<std::uint8_t> hf(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 7);
+    hf[i] = static_cast<std::uint8_t>(h[i] % 7 < 2 ? 1 + i % 255 : 0);  // any non-zero byte keeps
+    if (hf[i]) by_flags.push_back(h[i]);
+    if (h[i] < limit) by_pred.push_back(h[i]);
+  }
+  auto prefix_is = [](const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want, std::size_t k) {
+    return got.size() >= k && std::equal(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(k), got.begin());
+  };
+  device_buffer<std::uint32_t> in(h), out(n), graphed(n);
+  const std::size_t short_size = by_flags.size() / 2 + 3;
+  device_buffer<std::uint8_t> flags(hf);
+  device_buffer<std::uint64_t> count(2);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  const options opt{device::cuda, "best", s};
+  EXPECT_EQ(sluice::compact(in, flags, out, opt), by_flags.size());
+  EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
+  EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), opt), by_pred.size());
+  EXPECT_TRUE(prefix_is(out.download(), by_pred, by_pred.size()));
+  // Past the output's end nothing is written; the count is the whole count.
+  std::vector<std::uint32_t> sentinel(short_size + 64, 0xdeadbeefu);
+  for (const char* spec : {"best", "decoupled-lookback:pipelined=on"}) {
+    SCOPED_TRACE(spec);
+    device_buffer<std::uint32_t> guarded(sentinel);
+    sluice::compact_async(in, flags, std::span<std::uint32_t>(guarded.data(), short_size), count.data(), {device::cuda, spec, s});
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    EXPECT_EQ(count.download()[0], by_flags.size());
+    const auto g = guarded.download();
+    EXPECT_TRUE(prefix_is(g, by_flags, short_size));
+    EXPECT_TRUE(std::all_of(g.begin() + static_cast<std::ptrdiff_t>(short_size), g.end(), [](std::uint32_t v) { return v == 0xdeadbeefu; }));
+  }
+  EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:pipelined=on", s}), by_flags.size());
+  EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
+  cudaGraph_t graph;
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+  sluice::compact_if_async(in, graphed, less_than(limit), count.data() + 1, opt);
+  ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+  cudaGraphExec_t exec;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(count.download()[1], by_pred.size());
+  EXPECT_TRUE(prefix_is(graphed.download(), by_pred, by_pred.size()));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
   cudaStreamDestroy(s);
 }
 

@@ -63,7 +63,7 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::scan,              "streaming",    false, true,  true,  false, false, "teaching kit 10.4: one kernel, dynamic block ids, each block waits for its predecessor's flag", "threads=1024 (32..1024, power of 2; Brent-Kung section = 2 x threads)"},
   {primitive::compact,           "serial",       true,  false, true,  false, false, "one pass, writing each kept element at a running index, one thread"},
   {primitive::compact,           "billeter",     true,  false, true,  true,  false, "Billeter Sec. 3-4 on P threads x S lanes, in rounds of cache-sized blocks: count, prefix over P, move by vector compress (AVX-512) or permutation table (AVX2), whole-line output", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (or SLUICE_CPU_SIMD)"},
-  {primitive::compact,           "decoupled-lookback", false, true, true, false, true, "single pass: tile counts, look-back for the prefix, runs staged in shared memory, 16-byte loads/stores; large flagged inputs count, scan, then move", "phased=auto|on|off (flags: count the tiles, scan, move without look-back; auto from 2048 tiles)"},
+  {primitive::compact,           "decoupled-lookback", false, true, true, false, true, "single pass: tile counts, look-back for the prefix, runs staged in shared memory, 16-byte loads/stores; predicates on Hopper from 2^24 four-byte elements: a persistent grid pipelines tiles through shared memory by bulk copies, each look-back a round after its count", "phased=auto|on|off (flags: count the tiles, scan, move without look-back; auto from 2048 tiles), pipelined=auto|on|off (4-byte elements, 16-byte aligned spans, sm_90+; auto: predicates only)"},
   {primitive::compact,           "scan-scatter", false, true,  true,  false, false, "exclusive scan of the flags into positions, then scatter (teaching kit, CUDPP)"},
   {primitive::compact,           "cub",          false, true,  true,  false, false, "cub::DeviceSelect::Flagged / If (CCCL), the peer to beat"},
   {primitive::compact,           "horn",         false, true,  true,  false, false, "Horn 2005: prefix sum of the discards, then a binary search per output position (gather)"},
@@ -111,7 +111,7 @@ inline bool is_best(const algorithm_info& a, device d) noexcept {
 
 // Whether `a` knows every parameter key written in `spec` ("name:key=value,..."; true without parameters).
 // A spec with parameters runs only on the entries of its name that know them: decoupled-lookback's
-// `phased` on compact and partition, its `pipelined` on scan. A malformed spec is the params parser's
+// `phased` on compact and partition, its `pipelined` on scan and compact. A malformed spec is the params parser's
 // invalid_argument.
 inline bool takes_params(const algorithm_info& a, std::string_view spec, const char* fn) {
   for (const std::string_view key : detail::params(spec, fn).keys()) {

@@ -83,6 +83,45 @@ bool built_for(Kernel* kernel, int cc, const char* fn) {
   return a.binaryVersion >= cc;
 }
 
+// The grid of a persistent kernel that needs Hopper (its body is empty below sm_90): as many blocks as the
+// device holds at once with `shared_bytes` of dynamic shared memory each, at most `tiles`; 0 where the code
+// that runs on this device was built for an earlier architecture.
+template <class Kernel>
+u64 resident_grid(Kernel* kernel, unsigned threads, std::size_t shared_bytes, u64 tiles, const char* fn, const char* what) {
+  if (!built_for(kernel, 90, fn)) return 0;
+  allow_shared(kernel, shared_bytes, fn, what);
+  int per_sm = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared_bytes), fn,
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  const u64 most = static_cast<u64>(multiprocessor_count(fn)) * static_cast<u64>(per_sm > 0 ? per_sm : 0);
+  return tiles < most ? tiles : most;
+}
+
+// Launches a persistent kernel cooperatively, which guarantees every block resident at once (its blocks wait
+// on each other). False where the device cannot hold the grid after all (a partitioned device: MPS, green
+// contexts): the caller then takes another path.
+template <class... Params, class... Args>
+bool launch_cooperative(void (*kernel)(Params...), u64 grid, unsigned threads, std::size_t shared_bytes, cudaStream_t s,
+                        const char* fn, const char* what, Args... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(grid));
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = s;
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&config, kernel, args...);
+  if (e == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  check_cuda(e, fn, what);
+  return true;
+}
+
 // Grid of chunks: at most `blocks_per_sm` resident blocks per SM, each a contiguous run of whole tiles.
 struct chunking {
   u64 tiles, blocks, tiles_per_block;

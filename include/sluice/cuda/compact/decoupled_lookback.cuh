@@ -47,11 +47,6 @@ struct policy {
   static constexpr unsigned vectors = 8;                   // 16-byte loads in flight per thread
   static constexpr unsigned warp_items = 32 * per_vector * vectors;
   static constexpr unsigned tile = threads * per_vector * vectors;  // 32 KiB of elements
-  // A vector's kept count travels through the warp scan packed with its neighbours' in 8-bit fields while
-  // a warp's count fits in 8 bits (elements of 4 bytes or more), else in 16-bit fields.
-  static constexpr unsigned field_bits = 32 * per_vector <= 255 ? 8 : 16;
-  static constexpr unsigned fields = 32 / field_bits;
-  static constexpr unsigned words = (vectors + fields - 1) / fields;
   static constexpr unsigned count_threads = 256;  // partition's count pass: a grid of resident blocks
   static constexpr unsigned count_blocks_per_sm = 8;
   // Flags, from this many tiles on (phased=auto): count the flags of every tile first (one warp per
@@ -190,6 +185,41 @@ __device__ void store_run(const T* stage, T* out, u64 g, u64 c) {
   }
 }
 
+// Rank within the warp: vector j of lane l (bit e of keep[j]: its element e is kept) follows vectors [0, j)
+// of every lane and vector j of lanes < l. lane_before[j] = the kept elements before it within the warp's
+// run; returns the warp's kept count. The vectors' counts travel through one warp scan per word, packed in
+// 8-bit fields while a warp's count per vector fits (elements of 4 bytes or more), else in 16-bit fields.
+template <unsigned PerVector, unsigned Vectors>
+__device__ unsigned warp_ranks(const unsigned (&keep)[Vectors], unsigned (&lane_before)[Vectors],
+                               typename cub::WarpScan<unsigned>::TempStorage& storage) {
+  constexpr unsigned field_bits = 32 * PerVector <= 255 ? 8 : 16, fields = 32 / field_bits,
+                     words = (Vectors + fields - 1) / fields, field = (1u << field_bits) - 1;
+  unsigned warp_vector[Vectors];
+#pragma unroll
+  for (unsigned w = 0; w < words; ++w) {
+    unsigned packed = 0;
+#pragma unroll
+    for (unsigned f = 0; f < fields; ++f)
+      if (w * fields + f < Vectors) packed |= __popc(keep[w * fields + f]) << (f * field_bits);
+    unsigned incl;
+    cub::WarpScan<unsigned>(storage).InclusiveSum(packed, incl);
+    const unsigned excl = incl - packed, total = __shfl_sync(0xffffffffu, incl, 31);
+#pragma unroll
+    for (unsigned f = 0; f < fields; ++f)
+      if (w * fields + f < Vectors) {
+        lane_before[w * fields + f] = (excl >> (f * field_bits)) & field;
+        warp_vector[w * fields + f] = (total >> (f * field_bits)) & field;
+      }
+  }
+  unsigned warp_kept = 0;
+#pragma unroll
+  for (unsigned j = 0; j < Vectors; ++j) {
+    lane_before[j] += warp_kept;  // now: kept before this lane's vector j within the warp's run
+    warp_kept += warp_vector[j];
+  }
+  return warp_kept;
+}
+
 template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter,
@@ -256,31 +286,8 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     }
   }
 
-  // Rank within the warp: vector j of lane l follows vectors [0, j) of every lane and vector j of lanes < l.
-  unsigned lane_before[P::vectors], warp_vector[P::vectors];
-#pragma unroll
-  for (unsigned w = 0; w < P::words; ++w) {
-    unsigned packed = 0;
-#pragma unroll
-    for (unsigned f = 0; f < P::fields; ++f)
-      if (w * P::fields + f < P::vectors) packed |= __popc(keep[w * P::fields + f]) << (f * P::field_bits);
-    unsigned incl;
-    warp_scan(warp_storage[warp]).InclusiveSum(packed, incl);
-    const unsigned excl = incl - packed, total = __shfl_sync(0xffffffffu, incl, 31);
-    constexpr unsigned field = (1u << P::field_bits) - 1;
-#pragma unroll
-    for (unsigned f = 0; f < P::fields; ++f)
-      if (w * P::fields + f < P::vectors) {
-        lane_before[w * P::fields + f] = (excl >> (f * P::field_bits)) & field;
-        warp_vector[w * P::fields + f] = (total >> (f * P::field_bits)) & field;
-      }
-  }
-  unsigned warp_kept = 0;
-#pragma unroll
-  for (unsigned j = 0; j < P::vectors; ++j) {
-    lane_before[j] += warp_kept;  // now: kept before this lane's vector j within the warp's run
-    warp_kept += warp_vector[j];
-  }
+  unsigned lane_before[P::vectors];
+  const unsigned warp_kept = warp_ranks<P::per_vector>(keep, lane_before, warp_storage[warp]);
   if (lane == 0) warp_counts[warp] = warp_kept;
   if constexpr (is_flags<Sel>) load_elements();
   __syncthreads();
@@ -354,6 +361,224 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 #endif
 }
 
+// The pipelined path of the stable compact (Hopper and later; in, out and flags 16-byte aligned). The
+// single pass above holds its tile in registers while its look-back waits, so the bytes in flight are the
+// resident tiles and no more. Here, as in the pipelined scan (scan/decoupled_lookback.cuh), a persistent
+// cooperative grid moves tiles (and their flags) through `stages` shared-memory buffers by bulk copies;
+// block b of G takes tiles b, b + G, b + 2G, ..., one per round, and each round:
+//   A. counts the kept elements of its newest tile, arrived, and publishes the count;
+//   B. looks back for the tile it counted the round before (its predecessors have had a round to publish);
+//   C. ranks that tile's kept elements again from its buffer, writes them back into the same buffer at the
+//      output's 16-byte phase (every thread has read its elements first), and stores the run: its 16-byte
+//      aligned middle in one bulk copy, the ragged ends (fewer than 16 bytes each) element by element.
+// Each element is read once and written once, and no tile waits in registers for its look-back.
+// Defaults measured on the H100 (bench/pipelined_compact_tuning.cu, docs/performance.md): tiles of 4 vectors
+// per thread (16 KiB of u32), 2 blocks per SM, 4 buffers with a predicate (5 and 6 measured slower), 5 with
+// flags (the most that fits beside their flag buffers). Auto takes it for predicates from 2^24 four-byte
+// elements on; with flags the phased path measured faster at every size (it reads the flags twice but waits
+// on no other tile), so there the pipeline runs only when asked for (pipelined=on).
+template <class T, bool Flags, unsigned Vectors = 4, unsigned Stages = Flags ? 5 : 4, unsigned BlocksPerSm = 2>
+struct pipeline {
+  static constexpr unsigned threads = 256;
+  static constexpr unsigned warps = threads / 32;
+  static constexpr unsigned per_vector = 16 / sizeof(T);
+  static constexpr unsigned vectors = Vectors;  // per thread per tile
+  static constexpr unsigned warp_items = 32 * per_vector * vectors;
+  static constexpr unsigned tile = threads * per_vector * vectors;
+  static constexpr unsigned stride = tile + per_vector;  // a buffer's elements: the tile, then a phase of slack
+  static constexpr unsigned stages = Stages;
+  static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
+  static constexpr std::size_t shared_bytes = std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0));
+  static constexpr bool built = sizeof(T) == 4;  // 8- and 16-byte elements keep the single pass (not measured yet)
+  static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 24) / tile;  // pipelined=auto from this many tiles on
+  static_assert(stages >= 4, "a buffer arriving besides the three a round works on");
+  static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
+};
+
+template <class T, class Sel, class Tuning, class Pipe>
+__global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
+    pipelined_compact_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, lookback::count_state state) {
+#if __CUDA_ARCH__ >= 900
+  using Q = Pipe;
+  using warp_scan = cub::WarpScan<unsigned>;
+  constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages;
+  constexpr bool flags = is_flags<Sel>;
+  constexpr u64 none = ~u64{0};
+  __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
+  __shared__ unsigned warp_counts[Q::warps];
+  __shared__ unsigned warp_before[2][Q::warps];  // kept before each warp in the tile counted in a round of that parity
+  __shared__ unsigned long long tile_before;
+  __shared__ unsigned tile_kept;
+  __shared__ alignas(8) std::uint64_t arrived[S];  // one mbarrier per buffer
+  T* const buffers = dynamic_shared<T>();
+  std::uint8_t* const flag_buffers = reinterpret_cast<std::uint8_t*>(buffers + std::size_t{S} * Q::stride);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
+  const u64 tiles = ceil_div(n, Q::tile);
+  auto tile_of = [&](unsigned round) { return u64{round} * gridDim.x + blockIdx.x; };
+  auto count_of = [&](u64 t) { return n - t * Q::tile < Q::tile ? n - t * Q::tile : u64{Q::tile}; };
+  auto bulk_bytes = [&](u64 t) { return static_cast<unsigned>(count_of(t) * sizeof(T)) & ~15u; };  // whole 16-byte units
+  auto flag_bulk_bytes = [&](u64 t) { return flags ? static_cast<unsigned>(count_of(t)) & ~15u : 0u; };
+
+  // Buffer s starts receiving tile t and its flags (none past the last tile).
+  auto receive = [&](unsigned s, u64 t) {
+    if (t >= tiles) return;
+    const unsigned bytes = bulk_bytes(t), flag_bytes = flag_bulk_bytes(t);
+    cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &arrived[s],
+                                         bytes + flag_bytes);
+    if (bytes)
+      cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, buffers + std::size_t{s} * Q::stride,
+                               in + t * Q::tile, bytes, &arrived[s]);
+    if constexpr (flags)
+      if (flag_bytes)
+        cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, flag_buffers + std::size_t{s} * Q::tile,
+                                 sel.flags + t * Q::tile, flag_bytes, &arrived[s]);
+  };
+  // The thread's vectors of tile t from buffer s (the single pass's warp-striped layout) and which of their
+  // elements are kept. Past the bulk copies (the last tile's trailing bytes): from memory.
+  auto load = [&](unsigned s, u64 t, T (&x)[V][PV], unsigned (&keep)[V]) {
+    const u64 base = t * Q::tile;
+    const T* const b = buffers + std::size_t{s} * Q::stride;
+    const std::uint8_t* const f = flag_buffers + std::size_t{s} * Q::tile;
+    const unsigned first = warp * Q::warp_items;
+    if (base + Q::tile <= n) {
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) {
+        const unsigned k = first + (j * 32 + lane) * PV;
+        vec16<T> v;
+        v.raw = *reinterpret_cast<const uint4*>(b + k);
+        keep[j] = 0;
+#pragma unroll
+        for (unsigned e = 0; e < PV; ++e) x[j][e] = v.e[e];
+        if constexpr (flags) {
+          keep[j] = nonzero_mask<PV>(f + k);
+        } else {
+#pragma unroll
+          for (unsigned e = 0; e < PV; ++e) keep[j] |= static_cast<unsigned>(sel(base + k + e, x[j][e])) << e;
+        }
+      }
+    } else {
+      const u64 in_buffer = bulk_bytes(t) / sizeof(T), flags_in_buffer = flag_bulk_bytes(t), valid = count_of(t);
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) {
+        keep[j] = 0;
+#pragma unroll
+        for (unsigned e = 0; e < PV; ++e) {
+          const unsigned k = first + (j * 32 + lane) * PV + e;
+          if (k >= valid) continue;
+          x[j][e] = k < in_buffer ? b[k] : in[base + k];
+          bool kept;
+          if constexpr (flags)
+            kept = (k < flags_in_buffer ? f[k] : sel.flags[base + k]) != 0;
+          else
+            kept = sel(base + k, x[j][e]);
+          keep[j] |= static_cast<unsigned>(kept) << e;
+        }
+      }
+    }
+  };
+
+  if (copier) {
+    for (unsigned s = 0; s < S; ++s) cuda::ptx::mbarrier_init(&arrived[s], 1);
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the initialised barriers, seen by the copies
+    for (unsigned s = 0; s < S; ++s) receive(s, tile_of(s));
+  }
+  __syncthreads();
+
+  u64 prev = none;          // the tile counted in the round before (none: no such tile)
+  unsigned prev_kept = 0;  // its count (warp 0)
+  for (unsigned round = 0;; ++round) {
+    const unsigned s = round % S, sp = (round + S - 1) % S;
+    const u64 cur = tile_of(round) < tiles ? tile_of(round) : none;
+    if (cur == none && prev == none) break;  // nothing is arriving
+
+    // A. Count the newest tile.
+    if (cur != none) {
+      while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[s], (round / S) & 1u)) {
+      }
+      T x[V][PV];
+      unsigned keep[V], c = 0;
+      load(s, cur, x, keep);
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) c += __popc(keep[j]);
+      c = __reduce_add_sync(0xffffffffu, c);
+      if (lane == 0) warp_counts[warp] = c;
+    }
+    __syncthreads();
+
+    // B. Warp 0: the newest tile's count published, then the previous tile's look-back.
+    if (warp == 0) {
+      const unsigned kept_of_prev = prev_kept;
+      if (cur != none) {
+        const unsigned c = lane < Q::warps ? warp_counts[lane] : 0;
+        unsigned incl;
+        warp_scan(warp_storage[0]).InclusiveSum(c, incl);
+        const unsigned kept = __shfl_sync(0xffffffffu, incl, Q::warps - 1);
+        if (lane < Q::warps) warp_before[round & 1][lane] = incl - c;
+        if (lane == 0) state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, kept);
+        prev_kept = kept;
+      }
+      if (prev != none) {
+        unsigned long long before = 0;
+        if (prev > 0) {
+          before = lookback::exclusive_prefix<Tuning>(state, prev, sluice::sum{});
+          if (lane == 0) state.publish(prev, lookback::prefix, before + kept_of_prev);
+        }
+        if (lane == 0) tile_before = before, tile_kept = kept_of_prev;
+      }
+    }
+    __syncthreads();
+
+    // C. The previous tile's kept run, written back into its buffer at the output's phase, then stored.
+    bool bulk = false;  // a bulk store was issued from buffer sp this round
+    if (prev != none) {
+      T x[V][PV];
+      unsigned keep[V], lane_before[V];
+      load(sp, prev, x, keep);
+      warp_ranks<PV>(keep, lane_before, warp_storage[warp]);
+      const u64 before = tile_before, kept = tile_kept;
+      const unsigned at = static_cast<unsigned>(before % PV) + warp_before[(round + 1) & 1][warp];
+      __syncthreads();  // every element of the buffer read before any is overwritten
+      T* const b = buffers + std::size_t{sp} * Q::stride;
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+        for (unsigned e = 0; e < PV; ++e)
+          if (keep[j] >> e & 1u) b[at + lane_before[j] + __popc(keep[j] & ((1u << e) - 1))] = x[j][e];
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // these writes, seen by the bulk store
+      __syncthreads();
+      const u64 stored = before >= capacity ? 0 : (kept < capacity - before ? kept : capacity - before), end = before + stored;
+      const u64 lo = ceil_div(before, PV) * PV, hi = end / PV * PV;  // the 16-byte aligned middle [lo, hi)
+      const T* const run = b + before % PV;                            // out[before + i] = run[i]
+      bulk = lo < hi;
+      if (bulk) {
+        if (copier) {
+          cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + lo, run + (lo - before),
+                                   static_cast<unsigned>((hi - lo) * sizeof(T)));
+          cuda::ptx::cp_async_bulk_commit_group();
+        }
+        if (threadIdx.x < lo - before) out[before + threadIdx.x] = run[threadIdx.x];
+        if (threadIdx.x < end - hi) out[hi + threadIdx.x] = run[hi - before + threadIdx.x];
+      } else {
+        for (u64 i = threadIdx.x; i < stored; i += Q::threads) out[before + i] = run[i];
+      }
+      if (threadIdx.x == 0 && prev == tiles - 1) *count = before + kept;
+    }
+
+    if (copier && round >= 2 && tile_of(round + S - 2) < tiles) {
+      // Buffer (round - 2) was last stored from in the round before: wait until that store has read it.
+      if (bulk)
+        cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
+      else
+        cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+      receive((round - 2) % S, tile_of(round + S - 2));
+    }
+    prev = cur;
+  }
+  if (copier) cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});  // every store done before the block ends
+#endif
+}
+
 // The parameter phased=auto|on|off of compact and partition "decoupled-lookback" (flags only).
 using phasing = sluice::detail::setting;
 inline phasing parse_phasing(std::string_view spec, const char* fn) {
@@ -363,13 +588,57 @@ inline phasing parse_phasing(std::string_view spec, const char* fn) {
   return ph;
 }
 
-template <mode M, class T, class Sel, class Tuning = lookback::tuning>
+// compact's parameters: phased=auto|on|off (flags only) and pipelined=auto|on|off. Auto takes the pipelined
+// path from Pipe::min_tiles on where it applies (in, out and flags 16-byte aligned, 4-byte elements, Hopper;
+// predicates only, see pipeline), else the phased one past the policy's crossover (flags), else the single
+// pass; `on` forces either (the pipelined path from one tile), `off` rules it out.
+struct compact_settings {
+  phasing phased = phasing::automatic;
+  sluice::detail::setting pipelined = sluice::detail::setting::automatic;
+};
+inline compact_settings parse_compact(std::string_view spec, const char* fn) {
+  sluice::detail::params p(spec, fn);
+  compact_settings c;
+  c.phased = p.auto_on_off("phased");
+  c.pipelined = p.auto_on_off("pipelined");
+  p.done("phased, pipelined");
+  return c;
+}
+
+// The pipelined compact, where it applies and is chosen; false where the caller is to take another path.
+template <class T, class Sel, class Tuning, class Pipe>
+bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, compact_settings c) {
+  if constexpr (!Pipe::built) {
+    return false;
+  } else {
+    using sluice::detail::setting;
+    const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    const u64 n = in.size(), tiles = ceil_div(n, Pipe::tile);
+    bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
+    if constexpr (is_flags<Sel>) aligned = aligned && addr(sel.flags) % 16 == 0;
+    if (!aligned || c.pipelined == setting::off || c.phased == phasing::on) return false;
+    if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
+    auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe>;
+    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, fn, "decoupled-lookback's pipeline");
+    if (grid == 0) return false;
+    scratch state(lookback::count_state::bytes(tiles), s, fn);
+    check_cuda(cudaMemsetAsync(state.as<void>(), 0, lookback::count_state::bytes(tiles), s), fn, "cudaMemsetAsync");
+    return launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
+                              in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count,
+                              lookback::count_state::at(state.as<void>(), tiles));
+  }
+}
+
+template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline<T, is_flags<Sel>>>
 void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
-         phasing ph = phasing::automatic) {
+         compact_settings settings = {}) {
   using P = policy<T>;
+  const phasing ph = settings.phased;
   const u64 n = in.size();
   if (n == 0 || M == mode::unordered) check_cuda(cudaMemsetAsync(count, 0, sizeof(u64), s), fn, "cudaMemsetAsync");
   if (n == 0) return;
+  if constexpr (M == mode::compact)
+    if (run_pipelined<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings)) return;
   const u64 tiles = ceil_div(n, P::tile);
   const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
@@ -426,7 +695,7 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
 
 template <class T, class Sel>
 void compact(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, std::string_view spec) {
-  run<mode::compact>(in, out, sel, count, s, fn, parse_phasing(spec, fn));
+  run<mode::compact>(in, out, sel, count, s, fn, parse_compact(spec, fn));
 }
 template <class T, class Sel>
 void compact_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
@@ -434,7 +703,7 @@ void compact_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* co
 }
 template <class T, class Sel>
 void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, std::string_view spec) {
-  run<mode::partition>(in, out, sel, count, s, fn, parse_phasing(spec, fn));
+  run<mode::partition>(in, out, sel, count, s, fn, compact_settings{parse_phasing(spec, fn)});
 }
 
 }  // namespace sluice::cuda_backend::select_lookback

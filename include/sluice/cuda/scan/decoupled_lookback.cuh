@@ -13,8 +13,6 @@
 #include <cub/warp/warp_scan.cuh>
 #include <cuda/ptx>
 
-#include <algorithm>
-
 #include "sluice/cuda/lookback.cuh"
 #include "sluice/detail/params.hpp"
 
@@ -351,48 +349,17 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 }
 
 // The pipelined path's grid on this device: every block resident at once, or 0 where the path does not
-// apply (8-byte elements, unaligned spans, too few tiles, a device before Hopper or without the shared memory).
+// apply (8-byte elements, unaligned spans, too few tiles, a device before Hopper).
 template <class T, class Op, class Tuning, class Pipe>
 u64 pipelined_grid(bool aligned, u64 n, bool always, const char* fn) {
   if constexpr (Pipe::min_tiles == ~u64{0}) {  // not even instantiated
     return 0;
   } else {
-    auto* kernel = pipelined_scan_kernel<T, Op, Tuning, Pipe>;
     const u64 tiles = ceil_div(n, Pipe::tile);
-    if (!aligned || (!always && tiles < Pipe::min_tiles) || !built_for(kernel, 90, fn)) return 0;
-    allow_shared(kernel, Pipe::shared_bytes, fn, "decoupled-lookback's pipeline");
-    int per_sm = 0;
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Pipe::threads, Pipe::shared_bytes), fn,
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    return std::min<u64>(tiles, u64(multiprocessor_count(fn)) * static_cast<unsigned>(std::max(per_sm, 0)));
+    if (!aligned || (!always && tiles < Pipe::min_tiles)) return 0;
+    return resident_grid(pipelined_scan_kernel<T, Op, Tuning, Pipe>, Pipe::threads, Pipe::shared_bytes, tiles, fn,
+                         "decoupled-lookback's pipeline");
   }
-}
-
-// False where the device cannot hold the whole grid at once after all (a partitioned device: MPS, green
-// contexts); the caller then takes the single pass.
-template <class T, class Op, class Tuning, class Pipe>
-bool launch_pipelined(u64 grid, const T* in, T* out, u64 n, bool inclusive, T init, Op op, lookback::tile_state<T> state,
-                      cudaStream_t s, const char* fn) {
-  if constexpr (Pipe::min_tiles != ~u64{0}) {
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(grid));
-    config.blockDim = dim3(Pipe::threads);
-    config.dynamicSmemBytes = Pipe::shared_bytes;
-    config.stream = s;
-    cudaLaunchAttribute cooperative{};
-    cooperative.id = cudaLaunchAttributeCooperative;  // every block resident at once (see the kernel)
-    cooperative.val.cooperative = 1;
-    config.attrs = &cooperative;
-    config.numAttrs = 1;
-    const cudaError_t e = cudaLaunchKernelEx(&config, pipelined_scan_kernel<T, Op, Tuning, Pipe>, in, out, n, op, inclusive, init, state);
-    if (e == cudaErrorCooperativeLaunchTooLarge) {
-      (void)cudaGetLastError();
-      return false;
-    }
-    check_cuda(e, fn, "decoupled_lookback::pipelined_scan_kernel");
-    return true;
-  }
-  return false;
 }
 
 // The parameter pipelined=auto|on|off: auto takes the pipelined path from Pipe::min_tiles on, on from one
@@ -423,7 +390,10 @@ void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t
     counter = state.as<unsigned>();
     tiles_state = lookback::tile_state<T>::at(state.as<char>() + 16, tiles);
   }
-  if (grid && launch_pipelined<T, Op, Tuning, Pipe>(grid, in, out, n, inclusive, init, op, tiles_state, s, fn)) return;
+  if constexpr (Pipe::min_tiles != ~u64{0})
+    if (grid && launch_cooperative(pipelined_scan_kernel<T, Op, Tuning, Pipe>, grid, Pipe::threads, Pipe::shared_bytes, s, fn,
+                                   "decoupled_lookback::pipelined_scan_kernel", in, out, n, op, inclusive, init, tiles_state))
+      return;  // else the device could not hold the grid: the single pass
   const u64 blocks = ceil_div(n, P::tile);
   if (aligned)
     scan_kernel<T, Op, true, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
