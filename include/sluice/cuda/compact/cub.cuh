@@ -26,13 +26,14 @@ void compact(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaS
     full = scratch(n * sizeof(T), s, fn);
     dst = full.as<T>();
   }
-  const auto items = static_cast<std::int64_t>(n);
-  if constexpr (std::is_same_v<Sel, sluice::detail::flag_select>)
-    cub_call([&](void* t, std::size_t& b) { return cub::DeviceSelect::Flagged(t, b, in.data(), sel.flags, dst, count, items, s); },
-             s, fn, "cub::DeviceSelect::Flagged");
-  else
-    cub_call([&](void* t, std::size_t& b) { return cub::DeviceSelect::If(t, b, in.data(), dst, count, items, sel.pred, s); },
-             s, fn, "cub::DeviceSelect::If");
+  with_cub_count(n, [&](auto items) {
+    if constexpr (std::is_same_v<Sel, sluice::detail::flag_select>)
+      cub_call([&](void* t, std::size_t& b) { return cub::DeviceSelect::Flagged(t, b, cub_ptr(in.data()), sel.flags, cub_ptr(dst), count, items, s); },
+               s, fn, "cub::DeviceSelect::Flagged");
+    else
+      cub_call([&](void* t, std::size_t& b) { return cub::DeviceSelect::If(t, b, in.data(), dst, count, items, sel.pred, s); },
+               s, fn, "cub::DeviceSelect::If");
+  });
   if (dst != out.data() && !out.empty()) {
     copy_prefix_kernel<<<static_cast<unsigned>(ceil_div(out.size() < 65536 * 256 ? out.size() : 65536 * 256, 256)), 256, 0, s>>>(
         dst, out.data(), count, out.size());

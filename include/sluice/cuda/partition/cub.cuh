@@ -23,13 +23,14 @@ template <class T, class Sel>
 void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn) {
   const u64 n = in.size();
   if (n == 0) return check_cuda(cudaMemsetAsync(count, 0, sizeof(u64), s), fn, "cudaMemsetAsync");
-  const auto items = static_cast<std::int64_t>(n);
-  if constexpr (std::is_same_v<Sel, sluice::detail::flag_select>)
-    cub_call([&](void* t, std::size_t& b) { return cub::DevicePartition::Flagged(t, b, in.data(), sel.flags, out.data(), count, items, s); },
-             s, fn, "cub::DevicePartition::Flagged");
-  else
-    cub_call([&](void* t, std::size_t& b) { return cub::DevicePartition::If(t, b, in.data(), out.data(), count, items, sel.pred, s); },
-             s, fn, "cub::DevicePartition::If");
+  with_cub_count(n, [&](auto items) {
+    if constexpr (std::is_same_v<Sel, sluice::detail::flag_select>)
+      cub_call([&](void* t, std::size_t& b) { return cub::DevicePartition::Flagged(t, b, cub_ptr(in.data()), sel.flags, cub_ptr(out.data()), count, items, s); },
+               s, fn, "cub::DevicePartition::Flagged");
+    else
+      cub_call([&](void* t, std::size_t& b) { return cub::DevicePartition::If(t, b, in.data(), out.data(), count, items, sel.pred, s); },
+               s, fn, "cub::DevicePartition::If");
+  });
   const u64 pairs = n / 2;
   reverse_tail_kernel<<<static_cast<unsigned>(ceil_div(pairs < 65536 * 256 ? (pairs ? pairs : 1) : 65536 * 256, 256)), 256, 0, s>>>(out.data(), count, n);
   check_launch(fn, "cub_peer::reverse_tail_kernel");

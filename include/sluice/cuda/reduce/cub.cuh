@@ -9,8 +9,10 @@ namespace sluice::cuda_backend::cub_peer {
 
 template <class T, class Op>
 void reduce(std::span<const T> in, T* result, T init, Op op, cudaStream_t s, const char* fn) {
-  cub_call([&](void* t, std::size_t& b) { return cub::DeviceReduce::Reduce(t, b, in.data(), result, static_cast<std::int64_t>(in.size()), op, init, s); },
-           s, fn, "cub::DeviceReduce::Reduce");
+  with_cub_count(in.size(), [&](auto n) {
+    cub_call([&](void* t, std::size_t& b) { return cub::DeviceReduce::Reduce(t, b, in.data(), result, n, cub_op<T>(op), init, s); },
+             s, fn, "cub::DeviceReduce::Reduce");
+  });
 }
 
 }  // namespace sluice::cuda_backend::cub_peer

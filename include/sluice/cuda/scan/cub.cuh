@@ -9,14 +9,15 @@ namespace sluice::cuda_backend::cub_peer {
 
 template <class T, class Op>
 void scan(std::span<const T> in, std::span<T> out, bool inclusive, T init, Op op, cudaStream_t s, const char* fn) {
-  const auto n = static_cast<std::int64_t>(in.size());
-  if (n == 0) return;
-  if (inclusive)
-    cub_call([&](void* t, std::size_t& b) { return cub::DeviceScan::InclusiveScan(t, b, in.data(), out.data(), op, n, s); },
-             s, fn, "cub::DeviceScan::InclusiveScan");
-  else
-    cub_call([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveScan(t, b, in.data(), out.data(), op, init, n, s); },
-             s, fn, "cub::DeviceScan::ExclusiveScan");
+  if (in.empty()) return;
+  with_cub_count(in.size(), [&](auto n) {
+    if (inclusive)
+      cub_call([&](void* t, std::size_t& b) { return cub::DeviceScan::InclusiveScan(t, b, in.data(), out.data(), cub_op<T>(op), n, s); },
+               s, fn, "cub::DeviceScan::InclusiveScan");
+    else
+      cub_call([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveScan(t, b, in.data(), out.data(), cub_op<T>(op), init, n, s); },
+               s, fn, "cub::DeviceScan::ExclusiveScan");
+  });
 }
 
 }  // namespace sluice::cuda_backend::cub_peer

@@ -21,18 +21,23 @@ void direct(std::span<K> keys, std::span<V> values, bool descending, int begin, 
   scratch alt(n * sizeof(K), s, fn), alt_values(pairs ? n * sizeof(V) : 0, s, fn);
   cub::DoubleBuffer<K> k(keys.data(), alt.as<K>());
   if constexpr (pairs) {
-    cub::DoubleBuffer<V> v(values.data(), alt_values.as<V>());
-    cub_call([&](void* t, std::size_t& bytes) {
-      return descending ? cub::DeviceRadixSort::SortPairsDescending(t, bytes, k, v, n, begin, end, s)
-                        : cub::DeviceRadixSort::SortPairs(t, bytes, k, v, n, begin, end, s);
-    }, s, fn, "cub::DeviceRadixSort::SortPairs");
-    if (v.Current() != values.data())
+    using W = typename cub_word<V>::type;  // the values' storage word as CUB's own type (cub_call.cuh)
+    cub::DoubleBuffer<W> v(cub_ptr(values.data()), cub_ptr(alt_values.as<V>()));
+    with_cub_count(n, [&](auto items) {
+      cub_call([&](void* t, std::size_t& bytes) {
+        return descending ? cub::DeviceRadixSort::SortPairsDescending(t, bytes, k, v, items, begin, end, s)
+                          : cub::DeviceRadixSort::SortPairs(t, bytes, k, v, items, begin, end, s);
+      }, s, fn, "cub::DeviceRadixSort::SortPairs");
+    });
+    if (v.Current() != cub_ptr(values.data()))
       check_cuda(cudaMemcpyAsync(values.data(), v.Current(), n * sizeof(V), cudaMemcpyDeviceToDevice, s), fn, "cudaMemcpyAsync");
   } else {
-    cub_call([&](void* t, std::size_t& bytes) {
-      return descending ? cub::DeviceRadixSort::SortKeysDescending(t, bytes, k, n, begin, end, s)
-                        : cub::DeviceRadixSort::SortKeys(t, bytes, k, n, begin, end, s);
-    }, s, fn, "cub::DeviceRadixSort::SortKeys");
+    with_cub_count(n, [&](auto items) {
+      cub_call([&](void* t, std::size_t& bytes) {
+        return descending ? cub::DeviceRadixSort::SortKeysDescending(t, bytes, k, items, begin, end, s)
+                          : cub::DeviceRadixSort::SortKeys(t, bytes, k, items, begin, end, s);
+      }, s, fn, "cub::DeviceRadixSort::SortKeys");
+    });
   }
   if (k.Current() != keys.data())
     check_cuda(cudaMemcpyAsync(keys.data(), k.Current(), n * sizeof(K), cudaMemcpyDeviceToDevice, s), fn, "cudaMemcpyAsync");
@@ -43,8 +48,10 @@ struct radix_sort_variant {
   static void keys(std::span<K> keys, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
     const u64 n = keys.size();
     sort_common::sort_keys_by_image(keys, descending, s, fn, [&](auto* a, auto* b) {
-      cub_call([&](void* t, std::size_t& bytes) { return cub::DeviceRadixSort::SortKeys(t, bytes, a, b, n, begin, end, s); }, s, fn,
-               "cub::DeviceRadixSort::SortKeys");
+      with_cub_count(n, [&](auto items) {
+        cub_call([&](void* t, std::size_t& bytes) { return cub::DeviceRadixSort::SortKeys(t, bytes, a, b, items, begin, end, s); }, s, fn,
+                 "cub::DeviceRadixSort::SortKeys");
+      });
       return b;
     });
   }
@@ -56,9 +63,11 @@ struct radix_sort_variant {
     sort_common::to_image(keys.data(), a.as<B>(), n, descending, s, fn);
     sort_common::iota_kernel<<<sort_common::elementwise_grid(n), 256, 0, s>>>(ia.as<I>(), n);
     check_launch(fn, "sort_common::iota_kernel");
-    cub_call([&](void* t, std::size_t& bytes) {
-      return cub::DeviceRadixSort::SortPairs(t, bytes, a.as<B>(), b.as<B>(), ia.as<I>(), ib.as<I>(), n, begin, end, s);
-    }, s, fn, "cub::DeviceRadixSort::SortPairs");
+    with_cub_count(n, [&](auto items) {
+      cub_call([&](void* t, std::size_t& bytes) {
+        return cub::DeviceRadixSort::SortPairs(t, bytes, a.as<B>(), b.as<B>(), ia.as<I>(), ib.as<I>(), items, begin, end, s);
+      }, s, fn, "cub::DeviceRadixSort::SortPairs");
+    });
     sort_common::from_image(b.as<B>(), keys.data(), n, descending, s, fn);
     sort_common::permute_values(values, ib.as<I>(), s, fn);
   }
