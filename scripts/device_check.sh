@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine with binaries built here for sm_90 (scripts/stage_device.sh copies them to .device/):
 # the test suite, the full CUDA verification, compute-sanitizer and the production benchmark.
-# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize example bench cpu gl (default: all but cpu
-# and gl). gl: the gl device on the GPU's own OpenGL through EGL; needs the GL loader packages in .gl/ (carried;
+# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize huge example bench cpu gl (default: all but
+# huge, cpu and gl). gl: the gl device on the GPU's own OpenGL through EGL; needs the GL loader packages in .gl/ (carried;
 # see docs/gl.md), unpacked first.
 # BENCH_SUITE: the suites of the bench step (default: production), e.g. "quick ratio blocksize tables".
 set -u
@@ -35,6 +35,10 @@ for s in $steps; do
           [ $rc = 0 ] || status=1
         done
       done ;;
+    huge)
+      step "huge inputs: more than 2^32 one-byte and 2^31 four-byte elements (about 13 GB of device memory)"
+      SLUICE_TEST_HUGE=1 timeout 900 "$BIN/sluice_tests" --gtest_filter='gpu.huge*' 2>&1 | tee "$OUT/huge.log" | tail -8
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     example)
       step "installed-package example"
       "$BIN/example" 2>&1 | tee "$OUT/example.log"

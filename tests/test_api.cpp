@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <numeric>
@@ -493,6 +494,67 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(s);
+}
+
+// Issue 9's huge inputs: more than 2^32 one-byte elements (compact, compact_if, partition) and more than 2^31
+// four-byte ones (scan, reduce, radix sort), every element checked against the host: no 32-bit index may
+// overflow. Needs about 13 GB of device memory and a minute of host checking, so it runs when asked:
+// SLUICE_TEST_HUGE=1 (scripts/device_check.sh huge).
+TEST_F(gpu, huge_inputs_past_32_bit_indices) {
+  const char* want = std::getenv("SLUICE_TEST_HUGE");
+  if (!want || std::string(want) != "1") GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 13 GB of device memory)";
+  const options opt{device::cuda};
+  {
+    const std::size_t n = (std::size_t{1} << 32) + 1000;
+    std::vector<std::uint8_t> h(n), f(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t x = (i * 0x9e3779b97f4a7c15ull) >> 40;
+      h[i] = static_cast<std::uint8_t>(x);
+      f[i] = static_cast<std::uint8_t>((x >> 8) % 3 == 0);
+    }
+    device_buffer<std::uint8_t> in(h), flags(f), out(n);
+    std::vector<std::uint8_t>().swap(f);
+    auto check_run = [&](const char* what, std::uint64_t got_count, auto kept) {
+      const auto got = out.download();
+      std::uint64_t k = 0, bad = 0, first_bad = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (kept(i)) {
+          if (got[k] != h[i] && bad++ == 0) first_bad = k;
+          ++k;
+        }
+      EXPECT_EQ(got_count, k) << what;
+      EXPECT_EQ(bad, 0u) << what << ": first wrong output at " << first_bad;
+      return got;
+    };
+    const auto fh = flags.download();
+    check_run("compact", sluice::compact(in, flags, out, opt), [&](std::size_t i) { return fh[i] != 0; });
+    check_run("compact_if", sluice::compact_if(in, out, less_than<std::uint8_t>(100), opt), [&](std::size_t i) { return h[i] < 100; });
+    const std::uint64_t kept = sluice::partition_flagged(in, flags, out, opt);
+    const auto got = check_run("partition (kept run)", kept, [&](std::size_t i) { return fh[i] != 0; });
+    std::uint64_t k = kept, bad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!fh[i]) bad += got[k++] != h[i];
+    EXPECT_EQ(k, n);
+    EXPECT_EQ(bad, 0u) << "partition (rejected run)";
+  }
+  {
+    const std::size_t n = (std::size_t{1} << 31) + 1000;
+    std::vector<std::uint32_t> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 0x9e3779b97f4a7c15ull) >> 32);
+    device_buffer<std::uint32_t> in(h), out(n);
+    sluice::inclusive_scan(in, out, sum{}, opt);
+    auto got = out.download();
+    std::uint32_t acc = 0, total = 0;
+    std::uint64_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) acc += h[i], bad += got[i] != acc;
+    EXPECT_EQ(bad, 0u) << "inclusive_scan";
+    for (std::size_t i = 0; i < n; ++i) total += h[i];
+    EXPECT_EQ(sluice::reduce(in, 0u, sum{}, opt), total);
+    sluice::radix_sort(in, order::ascending, {}, opt);
+    got = in.download();
+    std::sort(h.begin(), h.end());
+    EXPECT_TRUE(got == h) << "radix_sort";
+  }
 }
 
 TEST_F(gpu, out_of_memory_then_recovers) {
