@@ -50,7 +50,8 @@ TEST(api, ten_line_example) {
 }
 
 // A spec with parameters goes to the entries of its name that know every key (sluice verify --algo, the
-// policies tests): decoupled-lookback's `pipelined` is the scan's and compact's, `phased` compact's and partition's.
+// policies tests): decoupled-lookback's `pipelined` is the scan's and compact's, `phased` compact's and partition's,
+// `resident` partition's.
 TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   const auto& scan = find_algorithm(primitive::scan, device::cuda, "decoupled-lookback", "t");
   const auto& compact = find_algorithm(primitive::compact, device::cuda, "decoupled-lookback", "t");
@@ -64,6 +65,8 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   const auto& partition = find_algorithm(primitive::partition, device::cuda, "decoupled-lookback", "t");
   EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=on", "t"));
   EXPECT_FALSE(takes_params(partition, "decoupled-lookback:phased=off,pipelined=on", "t"));
+  EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=off,resident=on", "t"));
+  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:resident=on", "t"));
   EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2", "t"));
   EXPECT_FALSE(takes_params(cpu, "billeter:s=2", "t"));  // "threads=" ends in "s=": a key starts after a space or comma
   // Keys listed without a default ("P", "P, simd=popc|prefix"), as the CUDA papers' variants list theirs.
@@ -404,6 +407,56 @@ void moves_of_misaligned_ranges() {
 TEST_F(gpu, moves_of_misaligned_ranges_u32) { moves_of_misaligned_ranges<std::uint32_t>(); }
 TEST_F(gpu, moves_of_misaligned_ranges_u16) { moves_of_misaligned_ranges<std::uint16_t>(); }
 
+// Partition: up to as many tiles as the device holds at once, one cooperative launch whose tiles wait for
+// the last tile's inclusive prefix (the kept total); past that, a count pass first (or, flags, the phased
+// path). Both sides of that line (8192-element u32 tiles; an H100 holds about 528), flags and predicate,
+// every resident setting, every element checked, and a resident partition captured in a CUDA graph.
+TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
+  const std::uint32_t limit = 1u << 24;  // about half kept by the predicate
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  for (const std::size_t n : {std::size_t{8192} + 1, std::size_t{300} * 8192 + 77, std::size_t{2000} * 8192 + 5}) {
+    std::vector<std::uint32_t> h(n), by_flags, by_pred, rejected_f, rejected_p;
+    std::vector<std::uint8_t> hf(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 7);
+      hf[i] = static_cast<std::uint8_t>(h[i] % 5 < 2 ? 1 + i % 255 : 0);
+      (hf[i] ? by_flags : rejected_f).push_back(h[i]);
+      (h[i] < limit ? by_pred : rejected_p).push_back(h[i]);
+    }
+    const std::size_t kept_f = by_flags.size(), kept_p = by_pred.size();
+    by_flags.insert(by_flags.end(), rejected_f.begin(), rejected_f.end());
+    by_pred.insert(by_pred.end(), rejected_p.begin(), rejected_p.end());
+    device_buffer<std::uint32_t> in(h), out(n);
+    device_buffer<std::uint8_t> flags(hf);
+    for (const char* spec : {"best", "decoupled-lookback:resident=on", "decoupled-lookback:resident=off",
+                             "decoupled-lookback:resident=on,phased=off"}) {
+      SCOPED_TRACE(std::string(spec) + " n=" + std::to_string(n));
+      const options o{device::cuda, spec, s};
+      EXPECT_EQ(sluice::partition_flagged(in, flags, out, o), kept_f);
+      EXPECT_TRUE(out.download() == by_flags);
+      EXPECT_EQ(sluice::partition(in, out, less_than(limit), o), kept_p);
+      EXPECT_TRUE(out.download() == by_pred);
+    }
+    if (n > 100 * 8192 && n < 1000 * 8192) {
+      device_buffer<std::uint64_t> count(1);
+      cudaGraph_t graph;
+      ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+      sluice::partition_async(in, out, less_than(limit), count.data(), {device::cuda, "best", s});
+      ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+      cudaGraphExec_t exec;
+      ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+      for (int i = 0; i < 2; ++i) ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+      EXPECT_EQ(count.download()[0], kept_p);
+      EXPECT_TRUE(out.download() == by_pred);
+      cudaGraphExecDestroy(exec);
+      cudaGraphDestroy(graph);
+    }
+  }
+  cudaStreamDestroy(s);
+}
+
 // From 2^24 four-byte elements the default scan takes its pipelined path (bulk copies, a cooperative
 // persistent grid): every element checked, inclusive, exclusive and in place, called directly and replayed
 // from a CUDA graph.
@@ -554,6 +607,91 @@ TEST_F(gpu, huge_inputs_past_32_bit_indices) {
     got = in.download();
     std::sort(h.begin(), h.end());
     EXPECT_TRUE(got == h) << "radix_sort";
+  }
+}
+
+// More forms past 32-bit indices (SLUICE_TEST_HUGE=1 as above): the single-pass compact (phased=off),
+// compact_unordered, partition by predicate, exclusive_scan, the single-pass inclusive scan (pipelined=off)
+// and radix_sort of key-value pairs. The sort is checked in O(n) on the host: keys in order, each value an
+// input position holding its key, every position once, and equal keys in input order (stable).
+TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
+  const char* want = std::getenv("SLUICE_TEST_HUGE");
+  if (!want || std::string(want) != "1") GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 33 GB of device memory)";
+  const options opt{device::cuda};
+  {
+    const std::size_t n = (std::size_t{1} << 32) + 1000;
+    std::vector<std::uint8_t> h(n), f(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t x = (i * 0x9e3779b97f4a7c15ull) >> 40;
+      h[i] = static_cast<std::uint8_t>(x);
+      f[i] = static_cast<std::uint8_t>((x >> 8) % 3 == 0);
+    }
+    device_buffer<std::uint8_t> in(h), flags(f), out(n);
+    std::uint64_t want_hist[256] = {}, want_kept = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (f[i]) ++want_hist[h[i]], ++want_kept;
+    {  // the single pass
+      const std::uint64_t c = sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:phased=off"});
+      const auto got = out.download();
+      std::uint64_t k = 0, bad = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        if (f[i]) bad += got[k++] != h[i];
+      EXPECT_EQ(c, want_kept);
+      EXPECT_EQ(bad, 0u) << "compact phased=off";
+    }
+    {  // unordered: the kept multiset
+      const std::uint64_t c = sluice::compact_unordered(in, flags, out, opt);
+      EXPECT_EQ(c, want_kept);
+      const auto got = out.download();
+      std::uint64_t hist[256] = {};
+      for (std::uint64_t i = 0; i < c && i < n; ++i) ++hist[got[i]];
+      EXPECT_TRUE(std::equal(hist, hist + 256, want_hist)) << "compact_unordered";
+    }
+    {  // partition by predicate: kept run, then rejected run, both in input order
+      const std::uint64_t c = sluice::partition(in, out, less_than<std::uint8_t>(100), opt);
+      const auto got = out.download();
+      std::uint64_t k = 0, r = c, bad = 0;
+      for (std::size_t i = 0; i < n; ++i) bad += h[i] < 100 ? got[k++] != h[i] : got[r++] != h[i];
+      EXPECT_EQ(c, k);
+      EXPECT_EQ(r, n);
+      EXPECT_EQ(bad, 0u) << "partition by predicate";
+    }
+  }
+  {
+    const std::size_t n = (std::size_t{1} << 31) + 1000;
+    std::vector<std::uint32_t> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 0x9e3779b97f4a7c15ull) >> 32);
+    device_buffer<std::uint32_t> in(h), out(n);
+    sluice::exclusive_scan(in, out, 7u, sum{}, opt);
+    auto got = out.download();
+    std::uint32_t acc = 7;
+    std::uint64_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) bad += got[i] != acc, acc += h[i];
+    EXPECT_EQ(bad, 0u) << "exclusive_scan";
+    sluice::inclusive_scan(in, out, sum{}, {device::cuda, "decoupled-lookback:pipelined=off"});
+    got = out.download();
+    acc = 0, bad = 0;
+    for (std::size_t i = 0; i < n; ++i) acc += h[i], bad += got[i] != acc;
+    EXPECT_EQ(bad, 0u) << "inclusive_scan pipelined=off";
+    std::vector<std::uint32_t>().swap(got);
+    {
+      std::vector<std::uint32_t> positions(n);
+      std::iota(positions.begin(), positions.end(), 0u);  // n < 2^32: every position fits
+      device_buffer<std::uint32_t> values(positions);
+      std::vector<std::uint32_t>().swap(positions);
+      sluice::radix_sort(in, values, order::ascending, {}, opt);
+      const auto keys = in.download(), vals = values.download();
+      std::vector<bool> seen(n);
+      std::uint64_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t v = vals[i];
+        const bool ok = v < n && !seen[v] && keys[i] == h[v] &&
+                        (i == 0 || keys[i - 1] < keys[i] || (keys[i - 1] == keys[i] && vals[i - 1] < v));
+        if (v < n) seen[v] = true;
+        wrong += !ok;
+      }
+      EXPECT_EQ(wrong, 0u) << "radix_sort pairs";
+    }
   }
 }
 

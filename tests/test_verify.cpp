@@ -74,7 +74,7 @@ const char* const cuda_specs[] = {
     "three-phase-coarsened:threads=32,items=1", "three-phase-coarsened:threads=1024,items=3",
     "three-phase-coarsened:threads=64,items=64", "streaming:threads=32", "streaming:threads=256",
     "decoupled-lookback:phased=on", "decoupled-lookback:phased=off", "decoupled-lookback:pipelined=on",
-    "decoupled-lookback:pipelined=off"};
+    "decoupled-lookback:pipelined=off", "decoupled-lookback:resident=on", "decoupled-lookback:resident=off"};
 
 class policies : public ::testing::TestWithParam<const char*> {};
 
@@ -83,7 +83,7 @@ TEST_P(policies, against_reference) {
     GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
   const std::string_view spec = GetParam();
   // Every CUDA entry of that name that takes the spec's parameter (decoupled-lookback: phased for compact and
-  // partition, pipelined for scan).
+  // partition, pipelined for scan and compact, resident for partition).
   int entries = 0;
   for (const auto& a : algorithms()) {
     if (!a.on_cuda || a.name != detail::base_name(spec) || !takes_params(a, spec, "test")) continue;

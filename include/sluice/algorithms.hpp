@@ -82,7 +82,7 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::compact_unordered, "jumping-jack", false, true,  false, false, false, "Moreira 2009 Algorithm 2: max-allowable-size jumps in blocks of s, blocks concatenated", "s=256 (2..1024, power of 2), scan=blelloch|hillis-steele"},
   {primitive::partition,         "serial",       true,  false, true,  false, false, "kept elements forward from the front, rejected ones from the split point, one thread"},
   {primitive::partition,         "split",        true,  false, true,  true,  false, "Billeter Sec. 5.3 on P threads x S lanes: one count for the split point, then the three phases writing both sides", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (or SLUICE_CPU_SIMD)"},
-  {primitive::partition,         "decoupled-lookback", false, true, true, false, true, "count pass over the flags, then the single-pass compact writing both runs (kept, then rejected)", "phased=auto|on|off (flags: tile counts scanned first, then the move without look-back; auto from 512 tiles)"},
+  {primitive::partition,         "decoupled-lookback", false, true, true, false, true, "the single-pass compact writing both runs (kept, then rejected); up to as many tiles as the device holds at once one cooperative launch whose tiles wait for the last tile's prefix (the total), past that a count pass first", "phased=auto|on|off (flags: tile counts scanned first, then the move without look-back; auto from 512 tiles), resident=auto|on|off (one cooperative launch where every tile fits on the device; on: ahead of phased=auto)"},
   {primitive::partition,         "scan-scatter", false, true,  true,  false, false, "exclusive scan of the flags, then a two-sided scatter"},
   {primitive::partition,         "split",        false, true,  true,  false, false, "Billeter Sec. 5.3 stream split: billeter phases 1-2, rows split in shared memory", "P, simd=popc|prefix"},
   {primitive::partition,         "cub",          false, true,  true,  false, false, "cub::DevicePartition (CCCL) + reversal of its reversed tail, the peer to beat"},
@@ -111,7 +111,7 @@ inline bool is_best(const algorithm_info& a, device d) noexcept {
 
 // Whether `a` knows every parameter key written in `spec` ("name:key=value,..."; true without parameters).
 // A spec with parameters runs only on the entries of its name that know them: decoupled-lookback's
-// `phased` on compact and partition, its `pipelined` on scan and compact. A malformed spec is the params parser's
+// `phased` on compact and partition, its `pipelined` on scan and compact, its `resident` on partition. A malformed spec is the params parser's
 // invalid_argument.
 inline bool takes_params(const algorithm_info& a, std::string_view spec, const char* fn) {
   for (const std::string_view key : detail::params(spec, fn).keys()) {

@@ -3,7 +3,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "sluice/cuda/backend.hpp"
 #include "sluice/error.hpp"
@@ -83,17 +85,48 @@ bool built_for(Kernel* kernel, int cc, const char* fn) {
   return a.binaryVersion >= cc;
 }
 
+// How many blocks of `kernel` (at `threads` threads and `shared_bytes` of dynamic shared memory, which it is
+// allowed to take) one SM of the current device holds at once; 0 where `min_cc` is set and the code that runs
+// on this device was built for an earlier compute capability (10 x major + minor). Queried once per device,
+// kernel and launch shape, then cached: the persistent kernels ask on every call.
+template <class Kernel>
+int resident_blocks_per_sm(Kernel* kernel, unsigned threads, std::size_t shared_bytes, int min_cc, const char* fn, const char* what) {
+  struct entry {
+    int device;
+    const void* kernel;
+    unsigned threads;
+    std::size_t shared_bytes;
+    int min_cc, per_sm;
+  };
+  static std::mutex m;
+  static std::vector<entry> known;
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
+  const void* k = reinterpret_cast<const void*>(kernel);
+  {
+    std::lock_guard lock(m);
+    for (const entry& e : known)
+      if (e.device == dev && e.kernel == k && e.threads == threads && e.shared_bytes == shared_bytes && e.min_cc == min_cc)
+        return e.per_sm;
+  }
+  int per_sm = 0;
+  if (min_cc == 0 || built_for(kernel, min_cc, fn)) {
+    allow_shared(kernel, shared_bytes, fn, what);
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared_bytes), fn,
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    if (per_sm < 0) per_sm = 0;
+  }
+  std::lock_guard lock(m);
+  known.push_back({dev, k, threads, shared_bytes, min_cc, per_sm});
+  return per_sm;
+}
+
 // The grid of a persistent kernel that needs Hopper (its body is empty below sm_90): as many blocks as the
 // device holds at once with `shared_bytes` of dynamic shared memory each, at most `tiles`; 0 where the code
 // that runs on this device was built for an earlier architecture.
 template <class Kernel>
 u64 resident_grid(Kernel* kernel, unsigned threads, std::size_t shared_bytes, u64 tiles, const char* fn, const char* what) {
-  if (!built_for(kernel, 90, fn)) return 0;
-  allow_shared(kernel, shared_bytes, fn, what);
-  int per_sm = 0;
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared_bytes), fn,
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const u64 most = static_cast<u64>(multiprocessor_count(fn)) * static_cast<u64>(per_sm > 0 ? per_sm : 0);
+  const u64 most = static_cast<u64>(multiprocessor_count(fn)) * static_cast<u64>(resident_blocks_per_sm(kernel, threads, shared_bytes, 90, fn, what));
   return tiles < most ? tiles : most;
 }
 

@@ -8,8 +8,10 @@
 // memory at the output's 16-byte phase and writes each run out with whole 16-byte stores, so every byte
 // is read once and written once.
 // Stable partition puts the rejected elements after all the kept ones, in input order: their place needs
-// the total kept count before the first tile writes, so partition first counts the flags (n bytes: a ninth
-// of a u32 partition's traffic) or, with a predicate, evaluates it over the input.
+// the total kept count before the first tile writes. Where the device holds every tile's block at once,
+// the grid is launched cooperatively and each tile waits for the last tile's inclusive prefix (one launch,
+// each byte read once); past that, partition first counts the flags (n bytes: a ninth of a u32
+// partition's traffic) or, with a predicate, evaluates it over the input.
 // tile-atomic (unordered) reserves each tile's output run with one atomicAdd on the count instead of the
 // look-back: no tile waits on another, and the runs land in the order the tiles finish.
 #pragma once
@@ -230,7 +232,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __shared__ typename warp_scan::TempStorage warp_storage[P::warps];
   __shared__ unsigned warp_counts[P::warps];
   __shared__ unsigned tile_number, tile_kept;
-  __shared__ unsigned long long tile_before;
+  __shared__ unsigned long long tile_before, kept_in_all;  // partition: kept_in_all = the kept elements of every tile
   __shared__ uint4 stage_raw[P::tile / pv + 2];  // the tile plus a phase of slack for each of the two runs
   T* const stage = reinterpret_cast<T*>(stage_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
@@ -319,6 +321,21 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
       }
     }
     if (lane == 0) tile_before = before, tile_kept = kept;
+    if constexpr (M == mode::partition) {
+      if (lane == 0) {
+        if (kept_total) {  // counted before: the count pass, or the phased scan
+          kept_in_all = *kept_total;
+        } else if (!counter) {  // one tile
+          kept_in_all = kept;
+        } else {  // resident (every tile running at once): the last tile's inclusive prefix, once published
+          const u64 last = ceil_div(n, P::tile) - 1;
+          unsigned long long v = before + kept;
+          if (tile != last)
+            while (state.peek(last, v) != lookback::prefix) __nanosleep(64);
+          kept_in_all = v;
+        }
+      }
+    }
   }
   __syncthreads();
 
@@ -329,7 +346,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   u64 rejected_to = 0;  // partition: the output index of this tile's first rejected element
   unsigned rejected_at = 0;
   if constexpr (M == mode::partition) {
-    rejected_to = (kept_total ? *kept_total : kept) + (base - before);
+    rejected_to = kept_in_all + (base - before);
     const unsigned end = kept_at + static_cast<unsigned>(kept);
     rejected_at = end + static_cast<unsigned>((rejected_to + phase - end % phase) % phase);
   }
@@ -391,7 +408,6 @@ struct pipeline {
   static constexpr std::size_t shared_bytes = std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0));
   static constexpr bool built = sizeof(T) == 4;  // 8- and 16-byte elements keep the single pass (not measured yet)
   static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 24) / tile;  // pipelined=auto from this many tiles on
-  static_assert(stages >= 4, "a buffer arriving besides the three a round works on");
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
 };
 
@@ -414,25 +430,17 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   std::uint8_t* const flag_buffers = reinterpret_cast<std::uint8_t*>(buffers + std::size_t{S} * Q::stride);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const u64 tiles = ceil_div(n, Q::tile);
-  auto tile_of = [&](unsigned round) { return u64{round} * gridDim.x + blockIdx.x; };
-  auto count_of = [&](u64 t) { return n - t * Q::tile < Q::tile ? n - t * Q::tile : u64{Q::tile}; };
-  auto bulk_bytes = [&](u64 t) { return static_cast<unsigned>(count_of(t) * sizeof(T)) & ~15u; };  // whole 16-byte units
-  auto flag_bulk_bytes = [&](u64 t) { return flags ? static_cast<unsigned>(count_of(t)) & ~15u : 0u; };
+  const bulk_rounds<Q::tile, S> rounds(n, arrived);
+  const u64 tiles = rounds.tiles;
+  auto count_of = [&](u64 t) { return rounds.count_of(t); };
+  auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
+  auto flag_bulk_bytes = [&](u64 t) { return flags ? rounds.bulk_bytes(t, 1) : 0u; };
 
-  // Buffer s starts receiving tile t and its flags (none past the last tile).
+  // Buffer s starts receiving tile t and its flags.
   auto receive = [&](unsigned s, u64 t) {
-    if (t >= tiles) return;
-    const unsigned bytes = bulk_bytes(t), flag_bytes = flag_bulk_bytes(t);
-    cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &arrived[s],
-                                         bytes + flag_bytes);
-    if (bytes)
-      cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, buffers + std::size_t{s} * Q::stride,
-                               in + t * Q::tile, bytes, &arrived[s]);
-    if constexpr (flags)
-      if (flag_bytes)
-        cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, flag_buffers + std::size_t{s} * Q::tile,
-                                 sel.flags + t * Q::tile, flag_bytes, &arrived[s]);
+    rounds.expect(s, bulk_bytes(t) + flag_bulk_bytes(t));
+    rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t));
+    if constexpr (flags) rounds.copy_in(s, flag_buffers + std::size_t{s} * Q::tile, sel.flags + t * Q::tile, flag_bulk_bytes(t));
   };
   // The thread's vectors of tile t from buffer s (the single pass's warp-striped layout) and which of their
   // elements are kept. Past the bulk copies (the last tile's trailing bytes): from memory.
@@ -478,24 +486,18 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     }
   };
 
-  if (copier) {
-    for (unsigned s = 0; s < S; ++s) cuda::ptx::mbarrier_init(&arrived[s], 1);
-    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the initialised barriers, seen by the copies
-    for (unsigned s = 0; s < S; ++s) receive(s, tile_of(s));
-  }
-  __syncthreads();
+  rounds.start(copier, receive);
 
   u64 prev = none;          // the tile counted in the round before (none: no such tile)
   unsigned prev_kept = 0;  // its count (warp 0)
   for (unsigned round = 0;; ++round) {
     const unsigned s = round % S, sp = (round + S - 1) % S;
-    const u64 cur = tile_of(round) < tiles ? tile_of(round) : none;
+    const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
     if (cur == none && prev == none) break;  // nothing is arriving
 
     // A. Count the newest tile.
     if (cur != none) {
-      while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[s], (round / S) & 1u)) {
-      }
+      rounds.wait(round);
       T x[V][PV];
       unsigned keep[V], c = 0;
       load(s, cur, x, keep);
@@ -552,11 +554,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       const T* const run = b + before % PV;                            // out[before + i] = run[i]
       bulk = lo < hi;
       if (bulk) {
-        if (copier) {
-          cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + lo, run + (lo - before),
-                                   static_cast<unsigned>((hi - lo) * sizeof(T)));
-          cuda::ptx::cp_async_bulk_commit_group();
-        }
+        if (copier) rounds.store(out + lo, run + (lo - before), static_cast<unsigned>((hi - lo) * sizeof(T)));
         if (threadIdx.x < lo - before) out[before + threadIdx.x] = run[threadIdx.x];
         if (threadIdx.x < end - hi) out[hi + threadIdx.x] = run[hi - before + threadIdx.x];
       } else {
@@ -565,28 +563,14 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (threadIdx.x == 0 && prev == tiles - 1) *count = before + kept;
     }
 
-    if (copier && round >= 2 && tile_of(round + S - 2) < tiles) {
-      // Buffer (round - 2) was last stored from in the round before: wait until that store has read it.
-      if (bulk)
-        cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
-      else
-        cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-      receive((round - 2) % S, tile_of(round + S - 2));
-    }
+    if (copier) rounds.refill(round, bulk, receive);
     prev = cur;
   }
-  if (copier) cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});  // every store done before the block ends
+  if (copier) rounds.finish();
 #endif
 }
 
-// The parameter phased=auto|on|off of compact and partition "decoupled-lookback" (flags only).
-using phasing = sluice::detail::setting;
-inline phasing parse_phasing(std::string_view spec, const char* fn) {
-  sluice::detail::params p(spec, fn);
-  const phasing ph = p.auto_on_off("phased");
-  p.done("phased");
-  return ph;
-}
+using phasing = sluice::detail::setting;  // phased=auto|on|off of compact and partition (flags only)
 
 // compact's parameters: phased=auto|on|off (flags only) and pipelined=auto|on|off. Auto takes the pipelined
 // path from Pipe::min_tiles on where it applies (in, out and flags 16-byte aligned, 4-byte elements, Hopper;
@@ -594,7 +578,8 @@ inline phasing parse_phasing(std::string_view spec, const char* fn) {
 // pass; `on` forces either (the pipelined path from one tile), `off` rules it out.
 struct compact_settings {
   phasing phased = phasing::automatic;
-  sluice::detail::setting pipelined = sluice::detail::setting::automatic;
+  sluice::detail::setting pipelined = sluice::detail::setting::automatic;  // compact
+  sluice::detail::setting resident = sluice::detail::setting::automatic;   // partition
 };
 inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
@@ -602,6 +587,16 @@ inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   c.phased = p.auto_on_off("phased");
   c.pipelined = p.auto_on_off("pipelined");
   p.done("phased, pipelined");
+  return c;
+}
+
+// partition's parameters: phased=auto|on|off (flags) and resident=auto|on|off (see run()).
+inline compact_settings parse_partition(std::string_view spec, const char* fn) {
+  sluice::detail::params p(spec, fn);
+  compact_settings c;
+  c.phased = p.auto_on_off("phased");
+  c.resident = p.auto_on_off("resident");
+  p.done("phased, resident");
   return c;
 }
 
@@ -633,6 +628,7 @@ template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pip
 void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
          compact_settings settings = {}) {
   using P = policy<T>;
+  using sluice::detail::setting;
   const phasing ph = settings.phased;
   const u64 n = in.size();
   if (n == 0 || M == mode::unordered) check_cuda(cudaMemsetAsync(count, 0, sizeof(u64), s), fn, "cudaMemsetAsync");
@@ -648,6 +644,17 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     first = sel.flags;
   }
 
+  auto* const kernel = aligned ? select_kernel<T, Sel, M, true, Tuning> : select_kernel<T, Sel, M, false, Tuning>;
+
+  // Partition, resident: where the device holds every tile's block at once, one cooperative launch and no
+  // count pass; each tile waits for the last tile's inclusive prefix, the total (resident=auto|on; on: ahead
+  // of phased=auto).
+  bool resident = false;
+  if constexpr (M == mode::partition)
+    if (tiles > 1 && settings.resident != setting::off && ph != phasing::on)
+      resident = tiles <= static_cast<u64>(multiprocessor_count(fn)) *
+                              static_cast<u64>(resident_blocks_per_sm(kernel, P::threads, 0, 0, fn, "select_lookback::select_kernel"));
+
   scratch state;  // [0, 8): tile counter, [8, 16): partition's kept total, then the tile states
   unsigned* counter = nullptr;
   unsigned long long* kept_total = nullptr;
@@ -658,7 +665,9 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     // other tile. The flags are a quarter of a u32 tile's bytes or less, and past the policy's crossovers
     // the wait of the single pass costs more than their second read (docs/performance.md).
     const u64 from = M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
-    if (M != mode::unordered && addr(sel.flags) % 16 == 0 && (ph == phasing::on || (ph == phasing::automatic && tiles >= from))) {
+    const bool automatic = ph == phasing::automatic && tiles >= from && !(resident && settings.resident == setting::on);
+    if (M != mode::unordered && addr(sel.flags) % 16 == 0 && (ph == phasing::on || automatic)) {
+      resident = false;
       state = scratch(tiles * sizeof(u64), s, fn);
       tile_incl = state.as<u64>();
       tile_counts_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(sel.flags, n, tiles, tile_incl);
@@ -667,6 +676,18 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
       if constexpr (M == mode::partition) kept_total = reinterpret_cast<unsigned long long*>(tile_incl + tiles - 1);
     }
   }
+  // Partition's count pass: the kept total before the move.
+  auto count_pass = [&] {
+    kept_total = reinterpret_cast<unsigned long long*>(state.as<char>() + 8);
+    const std::size_t unit = is_flags<Sel> ? 1 : sizeof(T);
+    u64 head = (16 - addr(first) % 16) % 16;
+    head = head % unit ? n : head / unit;
+    if (head > n) head = n;
+    const u64 want = ceil_div(n, static_cast<u64>(P::count_threads) * 64),
+              cap = static_cast<u64>(multiprocessor_count(fn)) * P::count_blocks_per_sm;
+    count_kernel<T, Sel><<<static_cast<unsigned>(want < cap ? want : cap), P::count_threads, 0, s>>>(in.data(), sel, n, head, kept_total);
+    check_launch(fn, "select_lookback::count_kernel");
+  };
   if (tiles > 1 && M != mode::unordered && !tile_incl) {
     const std::size_t bytes = 16 + lookback::count_state::bytes(tiles);
     state = scratch(bytes, s, fn);
@@ -674,22 +695,14 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     counter = state.as<unsigned>();
     states = lookback::count_state::at(state.as<char>() + 16, tiles);
     if constexpr (M == mode::partition) {
-      kept_total = reinterpret_cast<unsigned long long*>(state.as<char>() + 8);
-      const std::size_t unit = is_flags<Sel> ? 1 : sizeof(T);
-      u64 head = (16 - addr(first) % 16) % 16;
-      head = head % unit ? n : head / unit;
-      if (head > n) head = n;
-      const u64 want = ceil_div(n, static_cast<u64>(P::count_threads) * 64),
-                cap = static_cast<u64>(multiprocessor_count(fn)) * P::count_blocks_per_sm;
-      count_kernel<T, Sel><<<static_cast<unsigned>(want < cap ? want : cap), P::count_threads, 0, s>>>(in.data(), sel, n, head, kept_total);
-      check_launch(fn, "select_lookback::count_kernel");
+      if (resident && launch_cooperative(kernel, tiles, P::threads, 0, s, fn, "select_lookback::select_kernel", in.data(), sel,
+                                         out.data(), n, static_cast<u64>(out.size()), count, counter, states,
+                                         static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr)))
+        return;
+      count_pass();  // not resident, or the device could not hold the grid after all (kept total still zero)
     }
   }
-  const auto grid = static_cast<unsigned>(tiles);
-  if (aligned)
-    select_kernel<T, Sel, M, true, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total, tile_incl);
-  else
-    select_kernel<T, Sel, M, false, Tuning><<<grid, P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total, tile_incl);
+  kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total, tile_incl);
   check_launch(fn, "select_lookback::select_kernel");
 }
 
@@ -703,7 +716,7 @@ void compact_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* co
 }
 template <class T, class Sel>
 void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, std::string_view spec) {
-  run<mode::partition>(in, out, sel, count, s, fn, compact_settings{parse_phasing(spec, fn)});
+  run<mode::partition>(in, out, sel, count, s, fn, parse_partition(spec, fn));
 }
 
 }  // namespace sluice::cuda_backend::select_lookback

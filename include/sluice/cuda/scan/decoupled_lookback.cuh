@@ -13,6 +13,7 @@
 #include <cub/warp/warp_scan.cuh>
 #include <cuda/ptx>
 
+#include "sluice/cuda/bulk_rounds.cuh"
 #include "sluice/cuda/lookback.cuh"
 #include "sluice/detail/params.hpp"
 
@@ -164,7 +165,6 @@ struct pipeline {
   static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
   static constexpr u64 min_tiles = sizeof(T) == 4 ? (u64{1} << 24) / tile : ~u64{0};  // below: the single pass
   static constexpr std::size_t shared_bytes = std::size_t{stages} * tile * sizeof(T);
-  static_assert(stages >= 4, "a buffer arriving besides the three a round works on");
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
 };
 
@@ -184,19 +184,15 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   T* const buffers = dynamic_shared<T>();
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const u64 tiles = ceil_div(n, Q::tile);
-  auto tile_of = [&](unsigned round) { return u64{round} * gridDim.x + blockIdx.x; };
-  auto count_of = [&](u64 t) { return n - t * Q::tile < Q::tile ? n - t * Q::tile : u64{Q::tile}; };
-  auto bulk_bytes = [&](u64 t) { return static_cast<unsigned>(count_of(t) * sizeof(T)) & ~15u; };  // whole 16-byte units
+  const bulk_rounds<Q::tile, S> rounds(n, arrived);
+  const u64 tiles = rounds.tiles;
+  auto count_of = [&](u64 t) { return rounds.count_of(t); };
+  auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
 
-  // Buffer s starts receiving tile t (none past the last tile).
+  // Buffer s starts receiving tile t.
   auto receive = [&](unsigned s, u64 t) {
-    if (t >= tiles) return;
-    const unsigned bytes = bulk_bytes(t);
-    cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &arrived[s], bytes);
-    if (bytes)
-      cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, buffers + std::size_t{s} * Q::tile,
-                               in + t * Q::tile, bytes, &arrived[s]);
+    rounds.expect(s, bulk_bytes(t));
+    rounds.copy_in(s, buffers + std::size_t{s} * Q::tile, in + t * Q::tile, bulk_bytes(t));
   };
   // Thread's j-th vector of tile t from buffer s, in the single pass's warp-striped layout (conflict-free
   // 16-byte reads). Past the bulk copy: the last tile's trailing elements from memory, then in[base] (after
@@ -240,24 +236,18 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     return carry.v;
   };
 
-  if (copier) {
-    for (unsigned s = 0; s < S; ++s) cuda::ptx::mbarrier_init(&arrived[s], 1);
-    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the initialised barriers, seen by the copies
-    for (unsigned s = 0; s < S; ++s) receive(s, tile_of(s));
-  }
-  __syncthreads();
+  rounds.start(copier, receive);
 
   u64 prev = none;    // the tile reduced in the round before (none: no such tile)
   T prev_aggregate{};  // its aggregate (warp 0)
   for (unsigned round = 0;; ++round) {
     const unsigned s = round % S, sp = (round + S - 1) % S;
-    const u64 cur = tile_of(round) < tiles ? tile_of(round) : none;
+    const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
     if (cur == none && prev == none) break;  // nothing is arriving
 
     // A. Reduce the newest tile.
     if (cur != none) {
-      while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[s], (round / S) & 1u)) {
-      }
+      rounds.wait(round);
       T x[V][PV];
       maybe<T> before[V];
       load(s, cur, x);
@@ -328,23 +318,12 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     __syncthreads();
 
     if (copier) {
-      if (whole) {
-        cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + prev * Q::tile,
-                                 buffers + std::size_t{sp} * Q::tile, Q::tile * unsigned{sizeof(T)});
-        cuda::ptx::cp_async_bulk_commit_group();
-      }
-      if (round >= 2 && tile_of(round + S - 2) < tiles) {
-        // Buffer (round - 2) was last stored from in the round before: wait until that store has read it.
-        if (whole)
-          cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
-        else
-          cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-        receive((round - 2) % S, tile_of(round + S - 2));
-      }
+      if (whole) rounds.store(out + prev * Q::tile, buffers + std::size_t{sp} * Q::tile, Q::tile * unsigned{sizeof(T)});
+      rounds.refill(round, whole, receive);
     }
     prev = cur;
   }
-  if (copier) cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{});  // every store done before the block ends
+  if (copier) rounds.finish();
 #endif
 }
 

@@ -1,0 +1,80 @@
+// The round schedule that the pipelined scan (scan/decoupled_lookback.cuh) and the pipelined compact
+// (compact/decoupled_lookback.cuh) share (Hopper and later). A persistent grid: block b of G takes tiles b,
+// b + G, b + 2G, ..., one per round. Tiles arrive by bulk copies (cp.async.bulk) into `Stages` buffers of
+// shared memory, each completing on its buffer's mbarrier; buffer round % Stages holds the tile of that
+// round. A round works on the newest tile and the one before it, and stores the one before from its
+// buffer by a bulk copy; so at the end of round r, buffer (r - 2) % Stages, stored from in round r - 1,
+// is the one to refill, with the tile of round r + Stages - 2, once that store has read it.
+// One thread of the block, the copier, issues every bulk copy. The kernel owns its buffers' layout: it
+// passes `receive(s, t)`, which asks buffer s for tile t through expect() and copy_in().
+#pragma once
+#include <cuda/ptx>
+
+#include <cstdint>
+
+#include "sluice/cuda/common.cuh"
+
+namespace sluice::cuda_backend {
+
+template <unsigned Tile, unsigned Stages>
+struct bulk_rounds {
+  static_assert(Stages >= 4, "a buffer arriving besides the three a round works on");
+  u64 n, tiles;
+  std::uint64_t* arrived;  // Stages mbarriers in shared memory, one per buffer
+
+  __device__ bulk_rounds(u64 n_, std::uint64_t* arrived_) : n(n_), tiles(ceil_div(n_, Tile)), arrived(arrived_) {}
+
+  __device__ u64 tile_of(unsigned round) const { return u64{round} * gridDim.x + blockIdx.x; }
+  __device__ u64 count_of(u64 t) const { return n - t * Tile < Tile ? n - t * Tile : u64{Tile}; }
+  // The bytes of tile t's `bytes_per_element` wide elements that bulk copies move: whole 16-byte units.
+  __device__ unsigned bulk_bytes(u64 t, unsigned bytes_per_element) const {
+    return static_cast<unsigned>(count_of(t) * bytes_per_element) & ~15u;
+  }
+
+  // receive(): buffer s is to get `bytes` in all, then each part of them by copy_in().
+  __device__ void expect(unsigned s, unsigned bytes) const {
+    cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &arrived[s], bytes);
+  }
+  template <class E>
+  __device__ void copy_in(unsigned s, E* to, const E* from, unsigned bytes) const {
+    if (bytes) cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, to, from, bytes, &arrived[s]);
+  }
+  // Copier: stores `bytes` from shared memory to global memory as one bulk group.
+  template <class E>
+  __device__ static void store(E* to, const E* from, unsigned bytes) {
+    cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, to, from, bytes);
+    cuda::ptx::cp_async_bulk_commit_group();
+  }
+
+  // Whole block: the barriers set up and the first Stages tiles asked for.
+  template <class Receive>
+  __device__ void start(bool copier, Receive receive) const {
+    if (copier) {
+      for (unsigned s = 0; s < Stages; ++s) cuda::ptx::mbarrier_init(&arrived[s], 1);
+      cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the initialised barriers, seen by the copies
+      for (unsigned s = 0; s < Stages; ++s)
+        if (tile_of(s) < tiles) receive(s, tile_of(s));
+    }
+    __syncthreads();
+  }
+  // Waits until the tile of `round` has arrived in its buffer.
+  __device__ void wait(unsigned round) const {
+    while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[round % Stages], (round / Stages) & 1u)) {
+    }
+  }
+  // Copier, at the end of `round` (after this round's store, if any: stored_now): buffer (round - 2) was
+  // last stored from in the round before; once that store has read it, it receives its next tile.
+  template <class Receive>
+  __device__ void refill(unsigned round, bool stored_now, Receive receive) const {
+    if (round < 2 || tile_of(round + Stages - 2) >= tiles) return;
+    if (stored_now)
+      cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
+    else
+      cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    receive((round - 2) % Stages, tile_of(round + Stages - 2));
+  }
+  // Copier: every store done before the block ends.
+  __device__ static void finish() { cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{}); }
+};
+
+}  // namespace sluice::cuda_backend
