@@ -1,11 +1,12 @@
 // Tuning study of radix_sort "onesweep" (not part of the build): threads and keys per thread of the digit
 // pass, for u32 keys, u32 pairs (2^28) and u64 keys (2^27), beside cub::DeviceRadixSort and a device copy;
-// each configuration's result is checked against CUB's.
+// each configuration's result is checked against CUB's. Run: onesweep_tuning [log2 n] [pairs|spin].
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/onesweep_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o onesweep_tuning
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "event_median.cuh"
@@ -96,6 +97,23 @@ struct study {
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   const int big = argc > 1 ? std::atoi(argv[1]) : 28;  // log2 of the large size
+  if (argc > 2 && std::string_view(argv[2]) == "pairs") {  // u32 pairs: tile shape and residency, at 2^big, 2^24, 2^20
+    for (int k : {big, 24, 20}) {
+      study<unsigned, true> s(u64{1} << k);
+      s.run<tune<4, 384, 16, 2, true, 64, 4>>("384x16 b2");
+      s.run<tune<4, 256, 16, 3, true, 64, 4>>("256x16 b3");
+      s.run<tune<4, 256, 20, 2, true, 64, 4>>("256x20 b2");
+      s.run<tune<4, 384, 12, 2, true, 64, 4>>("384x12 b2");
+      s.run<tune<4, 384, 20, 2, true, 64, 4>>("384x20 b2");
+      s.run<tune<4, 512, 12, 2, true, 64, 4>>("512x12 b2");
+      s.run<tune<4, 512, 15, 2, true, 64, 4>>("512x15 b2");
+      s.run<tune<4, 512, 16, 2, true, 64, 4>>("512x16 b2");
+      s.run<tune<4, 512, 20, 1, true, 64, 4>>("512x20 b1");
+      s.run<tune<4, 384, 16, 2, true, 64, 8>>("384x16 w8");
+      s.run<tune<4, 384, 16, 2, true, 0, 4>>("384x16 spin");
+    }
+    return 0;
+  }
   if (argc > 2) {  // the spin study: pass-kernel instructions against the back-off (under ncu)
     study<unsigned, false> s(u64{1} << big);
     s.run<tune<4, 256, 16, 3, true, 0>>("spin");
