@@ -15,6 +15,7 @@
 #include <fstream>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <vector>
 
 #if SLUICE_BENCH_HAS_TBB  // CPU peers only: libstdc++ runs std::execution::par on oneTBB
@@ -36,12 +37,15 @@ const bench_args* args = nullptr;
 volatile std::uint64_t sink_int;
 volatile float sink_float;
 
+// The names `best` resolved to (label_of): rows labelled with them pass the filter --algo best.
+std::set<std::string> best_labels;
+
 bool wanted(const std::string& prim, const std::string& algo) {
   if (prim == "copy" || prim == "read" || args == nullptr) return true;
   if (!args->only_primitive.empty() && prim != args->only_primitive) return false;
   if (args->only_algos.empty()) return true;
   for (const auto& a : args->only_algos)
-    if (algo == a || detail::base_name(algo) == a) return true;
+    if (algo == a || detail::base_name(algo) == a || (a == "best" && best_labels.count(algo))) return true;
   return false;
 }
 
@@ -95,7 +99,10 @@ void yardstick_bytes(runner& r, device d, void* out, const void* in, std::size_t
 }
 
 std::string label_of(primitive p, device d, const std::string& spec) {
-  return spec == "best" ? std::string(find_algorithm(p, d, spec, "bench").name) : spec;
+  if (spec != "best") return spec;
+  std::string name(find_algorithm(p, d, spec, "bench").name);
+  best_labels.insert(name);
+  return name;
 }
 
 // CPU only: the read of the same n u32 (bytes read), a sum over the threads as memcpy-mt slices them; every
