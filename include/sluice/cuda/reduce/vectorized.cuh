@@ -161,16 +161,19 @@ __device__ maybe<T> block_reduce_in_order(u64 count, Get get, Op op) {
   return r;
 }
 
-// *result = init op head op partials op tail.
+// *result = init op head op partials op tail, reduced as one in-order sequence of head + blocks + tail
+// values (one block reduction: one launch and one set of barriers for small inputs, where this is all).
 template <class P, class T, class Op>
 __global__ void __launch_bounds__(P::final_threads)
     final_kernel(const T* in, u64 head, const maybe<T>* partials, u64 blocks, u64 tail_at, u64 n, Op op, T init, T* result) {
   const maybe_op<T, Op> mop{op};
-  const auto element = [&](u64 base) { return [=](u64 i) { return maybe<T>{in[base + i], true}; }; };
-  const maybe<T> h = block_reduce_in_order<P, T>(head, element(0), op);
-  const maybe<T> p = block_reduce_in_order<P, T>(blocks, [&](u64 i) { return partials[i]; }, op);
-  const maybe<T> t = block_reduce_in_order<P, T>(n - tail_at, element(tail_at), op);
-  if (threadIdx.x == 0) *result = mop(mop(mop(maybe<T>{init, true}, h), p), t).v;
+  const u64 count = head + blocks + (n - tail_at);
+  const maybe<T> r = block_reduce_in_order<P, T>(count, [&](u64 i) -> maybe<T> {
+    if (i < head) return {in[i], true};
+    if (i < head + blocks) return partials[i - head];
+    return {in[tail_at + (i - head - blocks)], true};
+  }, op);
+  if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
 }
 
 template <class T, class Op, class P = policy<T>>
