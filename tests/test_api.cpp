@@ -549,22 +549,38 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   cudaStreamDestroy(s);
 }
 
+// The huge tests' inputs, a hash of the index: 2^32 + 1000 bytes with flags keeping about a third, and
+// 2^31 + 1000 four-byte words. They run only with SLUICE_TEST_HUGE=1.
+constexpr std::size_t huge_bytes = (std::size_t{1} << 32) + 1000, huge_words = (std::size_t{1} << 31) + 1000;
+bool huge_wanted() {
+  const char* want = std::getenv("SLUICE_TEST_HUGE");
+  return want && std::string(want) == "1";
+}
+void huge_byte_input(std::vector<std::uint8_t>& h, std::vector<std::uint8_t>& f) {
+  h.resize(huge_bytes), f.resize(huge_bytes);
+  for (std::size_t i = 0; i < huge_bytes; ++i) {
+    const std::uint64_t x = (i * 0x9e3779b97f4a7c15ull) >> 40;
+    h[i] = static_cast<std::uint8_t>(x);
+    f[i] = static_cast<std::uint8_t>((x >> 8) % 3 == 0);
+  }
+}
+std::vector<std::uint32_t> huge_word_input() {
+  std::vector<std::uint32_t> h(huge_words);
+  for (std::size_t i = 0; i < huge_words; ++i) h[i] = static_cast<std::uint32_t>((i * 0x9e3779b97f4a7c15ull) >> 32);
+  return h;
+}
+
 // Issue 9's huge inputs: more than 2^32 one-byte elements (compact, compact_if, partition) and more than 2^31
 // four-byte ones (scan, reduce, radix sort), every element checked against the host: no 32-bit index may
 // overflow. Needs about 13 GB of device memory and a minute of host checking, so it runs when asked:
 // SLUICE_TEST_HUGE=1 (scripts/device_check.sh huge).
 TEST_F(gpu, huge_inputs_past_32_bit_indices) {
-  const char* want = std::getenv("SLUICE_TEST_HUGE");
-  if (!want || std::string(want) != "1") GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 13 GB of device memory)";
+  if (!huge_wanted()) GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 13 GB of device memory)";
   const options opt{device::cuda};
   {
-    const std::size_t n = (std::size_t{1} << 32) + 1000;
-    std::vector<std::uint8_t> h(n), f(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t x = (i * 0x9e3779b97f4a7c15ull) >> 40;
-      h[i] = static_cast<std::uint8_t>(x);
-      f[i] = static_cast<std::uint8_t>((x >> 8) % 3 == 0);
-    }
+    const std::size_t n = huge_bytes;
+    std::vector<std::uint8_t> h, f;
+    huge_byte_input(h, f);
     device_buffer<std::uint8_t> in(h), flags(f), out(n);
     std::vector<std::uint8_t>().swap(f);
     auto check_run = [&](const char* what, std::uint64_t got_count, auto kept) {
@@ -591,9 +607,8 @@ TEST_F(gpu, huge_inputs_past_32_bit_indices) {
     EXPECT_EQ(bad, 0u) << "partition (rejected run)";
   }
   {
-    const std::size_t n = (std::size_t{1} << 31) + 1000;
-    std::vector<std::uint32_t> h(n);
-    for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 0x9e3779b97f4a7c15ull) >> 32);
+    const std::size_t n = huge_words;
+    std::vector<std::uint32_t> h = huge_word_input();
     device_buffer<std::uint32_t> in(h), out(n);
     sluice::inclusive_scan(in, out, sum{}, opt);
     auto got = out.download();
@@ -615,17 +630,12 @@ TEST_F(gpu, huge_inputs_past_32_bit_indices) {
 // and radix_sort of key-value pairs. The sort is checked in O(n) on the host: keys in order, each value an
 // input position holding its key, every position once, and equal keys in input order (stable).
 TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
-  const char* want = std::getenv("SLUICE_TEST_HUGE");
-  if (!want || std::string(want) != "1") GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 33 GB of device memory)";
+  if (!huge_wanted()) GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 33 GB of device memory)";
   const options opt{device::cuda};
   {
-    const std::size_t n = (std::size_t{1} << 32) + 1000;
-    std::vector<std::uint8_t> h(n), f(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t x = (i * 0x9e3779b97f4a7c15ull) >> 40;
-      h[i] = static_cast<std::uint8_t>(x);
-      f[i] = static_cast<std::uint8_t>((x >> 8) % 3 == 0);
-    }
+    const std::size_t n = huge_bytes;
+    std::vector<std::uint8_t> h, f;
+    huge_byte_input(h, f);
     device_buffer<std::uint8_t> in(h), flags(f), out(n);
     std::uint64_t want_hist[256] = {}, want_kept = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -658,9 +668,8 @@ TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
     }
   }
   {
-    const std::size_t n = (std::size_t{1} << 31) + 1000;
-    std::vector<std::uint32_t> h(n);
-    for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 0x9e3779b97f4a7c15ull) >> 32);
+    const std::size_t n = huge_words;
+    std::vector<std::uint32_t> h = huge_word_input();
     device_buffer<std::uint32_t> in(h), out(n);
     sluice::exclusive_scan(in, out, 7u, sum{}, opt);
     auto got = out.download();

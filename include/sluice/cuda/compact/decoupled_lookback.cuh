@@ -667,7 +667,6 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     const u64 from = M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
     const bool automatic = ph == phasing::automatic && tiles >= from && !(resident && settings.resident == setting::on);
     if (M != mode::unordered && addr(sel.flags) % 16 == 0 && (ph == phasing::on || automatic)) {
-      resident = false;
       state = scratch(tiles * sizeof(u64), s, fn);
       tile_incl = state.as<u64>();
       tile_counts_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(sel.flags, n, tiles, tile_incl);

@@ -1,9 +1,7 @@
 // reduce "vectorized": the production reduction. The input splits into a head (up to the first 16-byte
-// boundary), a body of whole warp tiles (32 lanes x `vectors` loads of 16 bytes) and a tail. A grid of
-// resident blocks reduces the body with 16-byte loads, `vectors` in flight per thread: by default each warp
-// its own contiguous run of warp tiles; with policy::block_runs each block a contiguous run of block tiles
-// (its warps' tiles side by side). One block then combines init, the head, the blocks' partials and the
-// tail. Every combination is in input order (within a vector, across lanes by an ordered tree, across
+// boundary), a body of whole warp tiles (32 lanes x `vectors` loads of 16 bytes) and a tail. Each warp of
+// a grid of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, `vectors` in
+// flight per thread; one block then combines init, the head, the blocks' partials and the tail. Every combination is in input order (within a vector, across lanes by an ordered tree, across
 // tiles, warps and blocks), so any associative operator works and the result depends only on n and the
 // device's SM count: floating-point sums are identical from run to run. Moves: the input read once;
 // partials are a few KB.
@@ -16,7 +14,9 @@ namespace sluice::cuda_backend::vectorized {
 
 // Measured on the H100 (bench/reduce_tuning.cu, docs/performance.md "Reduce"), time against CUB's in the same
 // run: 4 loads per thread and 8 blocks per SM (one resident wave) 1.01-1.04x from 2^26 to 2^30, the best of
-// 4 or 8 loads, 8 or 16 blocks per SM, warp or block runs; one launch up to 8192 elements.
+// 4 or 8 loads, 8 or 16 blocks per SM, warp or block runs (each block a contiguous run of block tiles) and
+// 8 loads in flight per thread of the final block; one launch up to 8192 elements. The last two measured
+// slower (commit 9adcc94 had them) and are not kept.
 template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8>
 struct policy {
   static constexpr unsigned threads = 256;
@@ -25,30 +25,16 @@ struct policy {
   static constexpr unsigned vectors = Vectors;  // 16-byte loads in flight per thread
   static constexpr unsigned warp_tile = 32 * vectors * per_vector;
   static constexpr unsigned blocks_per_sm = BlocksPerSm;
-  static constexpr bool block_runs = false;  // body split per block (warps read adjacent pieces) rather than per warp
-  static constexpr unsigned block_tile = warps * warp_tile;
-  static constexpr unsigned block_batch = 32 / warps;  // block_runs: block tiles between barriers, a partial per lane
   static constexpr unsigned final_threads = 256;
-  static constexpr bool batched_final = false;  // final block: each thread loads 8 values before combining them
   static constexpr u64 single_launch_max = 8192;  // up to this many elements the final block does it all
 };
-
-// __shfl_down_sync of a value, or of an optional one (its two fields apart).
-template <class T>
-__device__ T shuffle_down(T v, unsigned offset) {
-  return __shfl_down_sync(0xffffffffu, v, offset);
-}
-template <class T>
-__device__ maybe<T> shuffle_down(maybe<T> m, unsigned offset) {
-  return {shuffle_down(m.v, offset), __shfl_down_sync(0xffffffffu, static_cast<int>(m.has), offset) != 0};
-}
 
 // Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
 template <class T, class Op>
 __device__ T warp_reduce_in_order(T v, Op op) {
 #pragma unroll
   for (unsigned offset = 1; offset < 32; offset *= 2) {
-    const T other = shuffle_down(v, offset);
+    const T other = __shfl_down_sync(0xffffffffu, v, offset);
     if ((threadIdx.x & 31u) + offset < 32 && (threadIdx.x & (2 * offset - 1)) == 0) v = op(v, other);
   }
   return v;
@@ -74,66 +60,23 @@ __device__ maybe<T> fold_warp_tile(maybe<T> acc, const T* tile, Op op) {
   return acc;
 }
 
-// partials[b] = reduction of block b's share of the body, in order; the shares follow the body's order.
-// Warp runs (default): warp u of the U warps in the grid reduces warp tiles [u W / U, (u + 1) W / U) (W
-// tiles) into its own accumulator; a block's warps are then combined in order.
-// Block runs: block b of G reduces block tiles [b B / G, (b + 1) B / G) (B = W / warps rounded up; the
-// last block tile may be short), warp w the w-th warp tile of each. Input order is tile 0 warp 0, tile 0
-// warp 1, ..., so a warp cannot keep one accumulator across tiles: each writes its partial of every tile
-// to a shared array in input order, and after each `block_batch` block tiles (a partial per lane) one barrier
-// lets warp 0 fold them in with one in-order warp reduction. The array is double-buffered, so that one
-// barrier suffices: a buffer is rewritten only after the next barrier, which warp 0 reaches after reading
-// it. (A contiguous sub-run per warp needs no barrier but is the warp-runs layout again: 8 streams a block.)
+// partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
+// tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
+// in order.
 template <class P, class T, class Op>
 __global__ void __launch_bounds__(P::threads) body_kernel(const T* body, u64 tiles, Op op, maybe<T>* partials) {
-  const maybe_op<T, Op> mop{op};
+  __shared__ maybe<T> warp_part[P::warps];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  if constexpr (!P::block_runs) {
-    __shared__ maybe<T> warp_part[P::warps];
-    const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
-    const u64 first = u * tiles / units, last = (u + 1) * tiles / units;
-    maybe<T> acc{T{}, false};
-    for (u64 t = first; t < last; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
-    if (lane == 0) warp_part[warp] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      maybe<T> b = warp_part[0];
-      for (unsigned w = 1; w < P::warps; ++w) b = mop(b, warp_part[w]);
-      partials[blockIdx.x] = b;
-    }
-  } else {
-    constexpr unsigned K = P::block_batch;
-    static_assert(K >= 1 && K * P::warps <= 32, "a batch's partials must fit one warp");
-    __shared__ maybe<T> batch[2][K * P::warps];
-    const u64 block_tiles = ceil_div(tiles, P::warps), g = gridDim.x;
-    const u64 first = blockIdx.x * block_tiles / g, last = (blockIdx.x + 1) * block_tiles / g;
-    const maybe<T> none{T{}, false};
-    maybe<T> acc = none;  // warp 0's
-    unsigned buf = 0;
-    for (u64 b0 = first; b0 < last; b0 += K, buf ^= 1) {
-      const T* piece = body + (b0 * P::warps + warp) * P::warp_tile;  // this warp's piece of block tile b0
-      maybe<T>* slot = batch[buf] + warp;  // the partial of the batch's tile k goes to slot[k warps]: input order
-      if (b0 + K <= last && (b0 + K) * P::warps <= tiles) {  // a whole batch: no guards
-#pragma unroll
-        for (unsigned k = 0; k < K; ++k) {
-          const maybe<T> p = fold_warp_tile<P>(none, piece + k * P::block_tile, op);
-          if (lane == 0) slot[k * P::warps] = p;
-        }
-      } else {  // the block's last batch: some of its tiles past the run or the body
-#pragma unroll
-        for (unsigned k = 0; k < K; ++k) {
-          const bool here = b0 + k < last && (b0 + k) * P::warps + warp < tiles;
-          const maybe<T> p = here ? fold_warp_tile<P>(none, piece + k * P::block_tile, op) : none;
-          if (lane == 0) slot[k * P::warps] = p;
-        }
-      }
-      __syncthreads();
-      if (warp == 0) {
-        const maybe<T> x = warp_reduce_in_order(lane < K * P::warps ? batch[buf][lane] : none, mop);
-        acc = mop(acc, x);
-      }
-    }
-    if (threadIdx.x == 0) partials[blockIdx.x] = acc;
+  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
+  const u64 first = u * tiles / units, last = (u + 1) * tiles / units;
+  maybe<T> acc{T{}, false};
+  for (u64 t = first; t < last; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
+  if (lane == 0) warp_part[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
+    partials[blockIdx.x] = b;
   }
 }
 
@@ -145,20 +88,8 @@ __device__ maybe<T> block_reduce_in_order(u64 count, Get get, Op op) {
   const maybe_op<T, Op> mop{op};
   const u64 from = threadIdx.x * count / P::final_threads, to = (threadIdx.x + 1) * count / P::final_threads;
   maybe<T> acc{T{}, false};
-  u64 i = from;
-  if constexpr (P::batched_final) {
-    for (; i + 8 <= to; i += 8) {  // 8 independent loads in flight, then combined in order
-      maybe<T> v[8];
-#pragma unroll
-      for (unsigned j = 0; j < 8; ++j) v[j] = get(i + j);
-#pragma unroll
-      for (unsigned j = 0; j < 8; ++j) acc = mop(acc, v[j]);
-    }
-  }
-  for (; i < to; ++i) acc = mop(acc, get(i));
-  const maybe<T> r = block_reduce(storage).Reduce(acc, mop);
-  __syncthreads();  // storage is reused by the next call
-  return r;
+  for (u64 i = from; i < to; ++i) acc = mop(acc, get(i));
+  return block_reduce(storage).Reduce(acc, mop);
 }
 
 // *result = init op head op partials op tail, reduced as one in-order sequence of head + blocks + tail
@@ -186,7 +117,7 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   u64 blocks = 0;
   if (tiles > 0) {
     const u64 cap = static_cast<u64>(multiprocessor_count(fn)) * P::blocks_per_sm;
-    blocks = ceil_div(tiles, P::warps);  // at least one tile per warp (block_runs: one block tile per block)
+    blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
     if (blocks > cap) blocks = cap;
     partials = scratch(blocks * sizeof(maybe<T>), s, fn);
     body_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in + head, tiles, op, partials.as<maybe<T>>());
