@@ -3,7 +3,8 @@
 // cuda::std::plus as sluice's CUB peer calls it) and a device copy of the same bytes. Rates as the
 // production suite's: GB/s of the bytes read, fraction of the copy's rate (bytes read + written). Every
 // configuration is checked first: u32 exactly, f32 within 1e-5 of a host double sum and bitwise the same
-// on a second run; each also at a start one element past the 16-byte boundary. "quick": fewer cases.
+// on a second run; each also at a start one element past the 16-byte boundary. "quick": fewer cases; "small":
+// sizes up to 2^16 only, with every single-launch limit.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -53,6 +54,7 @@ __global__ void fill(T* p, u64 n) {
 
 int failures = 0;
 bool quick = false;
+bool small_only = false;  // "small": sizes up to small_max, every single-launch limit
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
 template <class T>
@@ -147,7 +149,7 @@ struct study {
   }
 
   void configs(bool timed) {
-    const bool all = !quick, small = n <= small_max;
+    const bool all = !quick && !small_only, small = n <= small_max;
     row<vectorized::policy<T>>("default (4 vec, 8/SM)", timed);
     if (all) {
       row<cfg<T, 4, 16>>("4 vec 16/SM", timed);
@@ -156,7 +158,7 @@ struct study {
     }
     if (!small) return;  // the single-launch limit matters only where n is near it
     row<cfg<T, 4, 8, 4096>>("single launch <= 4096", timed);
-    if (all) {
+    if (all || small_only) {
       row<cfg<T, 4, 8, 16384>>("single launch <= 16384", timed);
       row<cfg<T, 4, 8, 32768>>("single launch <= 32768", timed);
     }
@@ -168,7 +170,7 @@ struct study {
     for (u64 k = 10; k <= 16; ++k)
       if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && (!quick || k == 24 || k == 28)) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && (!quick || k == 24 || k == 28)) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -193,6 +195,7 @@ struct study {
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   quick = argc > 1 && std::string_view(argv[1]) == "quick";
+  small_only = argc > 1 && std::string_view(argv[1]) == "small";
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);

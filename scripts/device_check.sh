@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine with binaries built here for sm_90 (scripts/stage_device.sh copies them to .device/):
 # the test suite, the full CUDA verification, compute-sanitizer and the production benchmark.
-# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize huge example bench cpu gl (default: all but
-# huge, cpu and gl). gl: the gl device on the GPU's own OpenGL through EGL; needs the GL loader packages in .gl/ (carried;
+# Usage: scripts/device_check.sh [steps...]   steps: tests verify sanitize sanitize-tests huge example bench cpu gl
+# (default: tests verify sanitize example bench). gl: the gl device on the GPU's own OpenGL through EGL; needs the GL loader packages in .gl/ (carried;
 # see docs/gl.md), unpacked first.
 # HUGE_FILTER: the huge step's gtest filter (default gpu.huge*: both huge tests, about 9 minutes).
 # BENCH_SUITE: the suites of the bench step (default: production), e.g. "quick ratio blocksize tables".
@@ -35,6 +35,19 @@ for s in $steps; do
           echo "  $tool $algo: rc=$rc $(grep -E 'ERROR SUMMARY|passed, ' "$OUT/sanitize-$tool-$algo.log" | tail -2 | tr '\n' ' ')"
           [ $rc = 0 ] || status=1
         done
+      done ;;
+    sanitize-tests)
+      # compute-sanitizer over the GPU tests of the test binary (SANITIZE_TESTS, default gpu.*: the API-level GPU
+      # tests: misaligned moves, CUDA graphs, cooperative and pipelined paths, huge tests excluded unless
+      # SLUICE_TEST_HUGE is set). API errors the tests provoke on purpose (out of memory, host pointers) are not
+      # reported; memory, race, barrier and initialization errors are.
+      for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
+        step "compute-sanitizer --tool $tool over the tests ${SANITIZE_TESTS:-gpu.*}"
+        SLUICE_TEST_QUICK=1 timeout ${SANITIZE_TIMEOUT:-600} compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
+          --print-limit 20 "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_TESTS:-gpu.*}" > "$OUT/sanitize-tests-$tool.log" 2>&1
+        rc=$?
+        echo "  $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED  \]' "$OUT/sanitize-tests-$tool.log" | tail -3 | tr '\n' ' ')"
+        [ $rc = 0 ] || status=1
       done ;;
     huge)
       step "huge inputs: more than 2^32 one-byte and 2^31 four-byte elements (up to about 40 GB of device memory)"

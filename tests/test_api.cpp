@@ -408,8 +408,8 @@ TEST_F(gpu, moves_of_misaligned_ranges_u32) { moves_of_misaligned_ranges<std::ui
 TEST_F(gpu, moves_of_misaligned_ranges_u16) { moves_of_misaligned_ranges<std::uint16_t>(); }
 
 // Partition: up to as many tiles as the device holds at once, one cooperative launch whose tiles wait for
-// the last tile's inclusive prefix (the kept total); past that, a count pass first (or, flags, the phased
-// path). Both sides of that line (8192-element u32 tiles; an H100 holds about 528), flags and predicate,
+// the last tile's inclusive prefix (the kept total); past that, the phased path (tile counts, their scan, the
+// move without look-back), or with phased=off a count pass and the look-back. Both sides of that line (8192-element u32 tiles; an H100 holds about 528), flags and predicate,
 // every resident setting, every element checked, and a resident partition captured in a CUDA graph.
 TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
   const std::uint32_t limit = 1u << 24;  // about half kept by the predicate
@@ -430,7 +430,7 @@ TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
     device_buffer<std::uint32_t> in(h), out(n);
     device_buffer<std::uint8_t> flags(hf);
     for (const char* spec : {"best", "decoupled-lookback:resident=on", "decoupled-lookback:resident=off",
-                             "decoupled-lookback:resident=on,phased=off"}) {
+                             "decoupled-lookback:resident=on,phased=off", "decoupled-lookback:resident=off,phased=off"}) {
       SCOPED_TRACE(std::string(spec) + " n=" + std::to_string(n));
       const options o{device::cuda, spec, s};
       EXPECT_EQ(sluice::partition_flagged(in, flags, out, o), kept_f);

@@ -74,7 +74,8 @@ const char* const cuda_specs[] = {
     "three-phase-coarsened:threads=32,items=1", "three-phase-coarsened:threads=1024,items=3",
     "three-phase-coarsened:threads=64,items=64", "streaming:threads=32", "streaming:threads=256",
     "decoupled-lookback:phased=on", "decoupled-lookback:phased=off", "decoupled-lookback:pipelined=on",
-    "decoupled-lookback:pipelined=off", "decoupled-lookback:resident=on", "decoupled-lookback:resident=off"};
+    "decoupled-lookback:pipelined=off", "decoupled-lookback:resident=on", "decoupled-lookback:resident=off",
+    "decoupled-lookback:resident=off,phased=off"};
 
 class policies : public ::testing::TestWithParam<const char*> {};
 

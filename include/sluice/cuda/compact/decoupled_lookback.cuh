@@ -11,7 +11,8 @@
 // the total kept count before the first tile writes. Where the device holds every tile's block at once,
 // the grid is launched cooperatively and each tile waits for the last tile's inclusive prefix (one launch,
 // each byte read once); past that, partition first counts the flags (n bytes: a ninth of a u32
-// partition's traffic) or, with a predicate, evaluates it over the input.
+// partition's traffic) or, with a predicate, evaluates it over the input, tile by tile, so that the move
+// then takes each tile's place from a scan of those counts instead of the look-back (phased).
 // tile-atomic (unordered) reserves each tile's output run with one atomicAdd on the count instead of the
 // look-back: no tile waits on another, and the runs land in the order the tiles finish.
 #pragma once
@@ -56,6 +57,9 @@ struct policy {
   // (docs/performance.md): compact 2^24 u32 elements, partition 2^22.
   static constexpr u64 compact_phased_from_tiles = 2048;
   static constexpr u64 partition_phased_from_tiles = 512;
+  // Partition by predicate, past the resident grid: the count pass counts per tile and the move skips the
+  // look-back (phased=auto takes it wherever a count pass runs).
+  static constexpr u64 partition_if_phased_from_tiles = 2;
 };
 
 template <class Sel>
@@ -137,28 +141,50 @@ __global__ void __launch_bounds__(policy<T>::count_threads)
   if (threadIdx.x == 0 && sum) atomicAdd(total, sum);
 }
 
-// Phased flags: counts[t] = the non-zero flags of move tile t, one warp per tile, eight 16-byte loads in
-// flight per lane (flags 16-byte aligned). Launch with policy<T>::threads threads, one tile per warp.
-template <class T>
-__global__ void __launch_bounds__(policy<T>::threads) tile_counts_kernel(const std::uint8_t* flags, u64 n, u64 tiles, u64* counts) {
+// Phased: counts[t] = the kept elements of move tile t, one warp per tile, eight 16-byte loads in flight
+// per lane. Flags: their non-zero bytes (flags 16-byte aligned); predicate (partition, whose total must be
+// known first anyway): the predicate over the elements (in 16-byte aligned). Launch with policy<T>::threads
+// threads, one tile per warp.
+template <class T, class Sel>
+__global__ void __launch_bounds__(policy<T>::threads) tile_counts_kernel(const T* in, Sel sel, u64 n, u64 tiles, u64* counts) {
   using P = policy<T>;
-  constexpr unsigned tile = P::tile, per_lane = tile / 16 / 32, batch = per_lane < 8 ? per_lane : 8;
+  constexpr unsigned tile = P::tile, unit = is_flags<Sel> ? 1 : sizeof(T), per_lane = tile * unit / 16 / 32,
+                     batch = per_lane < 8 ? per_lane : 8;
   const u64 t = static_cast<u64>(blockIdx.x) * P::warps + threadIdx.x / 32;
   const unsigned lane = threadIdx.x & 31u;
   if (t >= tiles) return;
   const u64 base = t * tile;
   unsigned c = 0;
   if (base + tile <= n) {
-    const uint4* v = reinterpret_cast<const uint4*>(flags + base);
+    const uint4* v;
+    if constexpr (is_flags<Sel>)
+      v = reinterpret_cast<const uint4*>(sel.flags + base);
+    else
+      v = reinterpret_cast<const uint4*>(in + base);
     for (unsigned k = 0; k < per_lane; k += batch) {
       uint4 w[batch];
 #pragma unroll
       for (unsigned b = 0; b < batch; ++b) w[b] = v[(k + b) * 32 + lane];
 #pragma unroll
-      for (unsigned b = 0; b < batch; ++b) c += nonzero_bytes(w[b].x) + nonzero_bytes(w[b].y) + nonzero_bytes(w[b].z) + nonzero_bytes(w[b].w);
+      for (unsigned b = 0; b < batch; ++b) {
+        if constexpr (is_flags<Sel>) {
+          c += nonzero_bytes(w[b].x) + nonzero_bytes(w[b].y) + nonzero_bytes(w[b].z) + nonzero_bytes(w[b].w);
+        } else {
+          vec16<T> x;
+          x.raw = w[b];
+          const u64 at = base + ((k + b) * 32 + lane) * P::per_vector;
+#pragma unroll
+          for (unsigned e = 0; e < P::per_vector; ++e) c += sel(at + e, x.e[e]) ? 1u : 0u;
+        }
+      }
     }
   } else {
-    for (u64 i = base + lane; i < n; i += 32) c += flags[i] != 0;
+    for (u64 i = base + lane; i < n; i += 32) {
+      if constexpr (is_flags<Sel>)
+        c += sel.flags[i] != 0;
+      else
+        c += sel(i, in[i]) ? 1u : 0u;
+    }
   }
   c = __reduce_add_sync(0xffffffffu, c);
   if (lane == 0) counts[t] = c;
@@ -570,7 +596,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #endif
 }
 
-using phasing = sluice::detail::setting;  // phased=auto|on|off of compact and partition (flags only)
+using phasing = sluice::detail::setting;  // phased=auto|on|off of compact (flags) and partition (flags, predicate)
 
 // compact's parameters: phased=auto|on|off (flags only) and pipelined=auto|on|off. Auto takes the pipelined
 // path from Pipe::min_tiles on where it applies (in, out and flags 16-byte aligned, 4-byte elements, Hopper;
@@ -590,7 +616,7 @@ inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   return c;
 }
 
-// partition's parameters: phased=auto|on|off (flags) and resident=auto|on|off (see run()).
+// partition's parameters: phased=auto|on|off (flags and predicate) and resident=auto|on|off (see run()).
 inline compact_settings parse_partition(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
   compact_settings c;
@@ -660,16 +686,21 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   unsigned long long* kept_total = nullptr;
   lookback::count_state states{};
   u64* tile_incl = nullptr;
-  if constexpr (is_flags<Sel>) {
-    // Phased (Billeter Sec. 3's count, prefix, move with the flags read twice): the move then waits on no
-    // other tile. The flags are a quarter of a u32 tile's bytes or less, and past the policy's crossovers
-    // the wait of the single pass costs more than their second read (docs/performance.md).
-    const u64 from = M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
+  // Phased (Billeter Sec. 3's count, prefix, move): count every tile first, scan the counts, then move with
+  // each tile's prefix in memory, waiting on no other tile. Flags: they are a quarter of a u32 tile's bytes
+  // or less, and past the policy's crossovers the wait of the single pass costs more than their second read
+  // (docs/performance.md). Partition by predicate must count before the move anyway (where it is not
+  // resident): counting per tile costs the same read and takes the look-back out of the move.
+  {
+    const bool counted = is_flags<Sel> || (M == mode::partition && !resident);
+    const u64 from = !is_flags<Sel> ? P::partition_if_phased_from_tiles
+                     : M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
     const bool automatic = ph == phasing::automatic && tiles >= from && !(resident && settings.resident == setting::on);
-    if (M != mode::unordered && addr(sel.flags) % 16 == 0 && (ph == phasing::on || automatic)) {
+    const bool forced = ph == phasing::on && (is_flags<Sel> || M == mode::partition);
+    if (M != mode::unordered && tiles > 1 && addr(first) % 16 == 0 && (forced || (counted && automatic))) {
       state = scratch(tiles * sizeof(u64), s, fn);
       tile_incl = state.as<u64>();
-      tile_counts_kernel<T><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(sel.flags, n, tiles, tile_incl);
+      tile_counts_kernel<T, Sel><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(in.data(), sel, n, tiles, tile_incl);
       check_launch(fn, "select_lookback::tile_counts_kernel");
       decoupled_lookback::run(tile_incl, tile_incl, tiles, /*inclusive=*/true, u64{0}, sluice::sum{}, s, fn);
       if constexpr (M == mode::partition) kept_total = reinterpret_cast<unsigned long long*>(tile_incl + tiles - 1);

@@ -1,10 +1,11 @@
 // reduce "vectorized": the production reduction. The input splits into a head (up to the first 16-byte
 // boundary), a body of whole warp tiles (32 lanes x `vectors` loads of 16 bytes) and a tail. Each warp of
 // a grid of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, `vectors` in
-// flight per thread; one block then combines init, the head, the blocks' partials and the tail. Every combination is in input order (within a vector, across lanes by an ordered tree, across
-// tiles, warps and blocks), so any associative operator works and the result depends only on n and the
-// device's SM count: floating-point sums are identical from run to run. Moves: the input read once;
-// partials are a few KB.
+// flight per thread; one block then combines init, the head, the blocks' partials and the tail. Up to
+// 128 KiB of input one block does it all, each thread folding a contiguous run of 16-byte vectors. Every
+// combination is in input order (within a vector, across lanes by an ordered tree, across tiles, warps and
+// blocks), so any associative operator works and the result depends only on n and the device's SM count:
+// floating-point sums are identical from run to run. Moves: the input read once; partials are a few KB.
 #pragma once
 #include <cub/block/block_reduce.cuh>
 
@@ -15,8 +16,8 @@ namespace sluice::cuda_backend::vectorized {
 // Measured on the H100 (bench/reduce_tuning.cu, docs/performance.md "Reduce"), time against CUB's in the same
 // run: 4 loads per thread and 8 blocks per SM (one resident wave) 1.01-1.04x from 2^26 to 2^30, the best of
 // 4 or 8 loads, 8 or 16 blocks per SM, warp or block runs (each block a contiguous run of block tiles) and
-// 8 loads in flight per thread of the final block; one launch up to 8192 elements. The last two measured
-// slower (commit 9adcc94 had them) and are not kept.
+// 8 loads in flight per thread of the final block. The last two measured slower (commit 9adcc94 had them)
+// and are not kept.
 template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8>
 struct policy {
   static constexpr unsigned threads = 256;
@@ -26,7 +27,10 @@ struct policy {
   static constexpr unsigned warp_tile = 32 * vectors * per_vector;
   static constexpr unsigned blocks_per_sm = BlocksPerSm;
   static constexpr unsigned final_threads = 256;
-  static constexpr u64 single_launch_max = 8192;  // up to this many elements the final block does it all
+  // Up to 128 KiB of input one block does it all (single_kernel): measured on the H100 for u32 at 4096 to
+  // 65536 elements, it beats two launches up to 32768 and is level at 65536.
+  static constexpr u64 single_launch_bytes = u64{1} << 17;
+  static constexpr u64 single_launch_max = single_launch_bytes / sizeof(T);
 };
 
 // Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
@@ -107,12 +111,50 @@ __global__ void __launch_bounds__(P::final_threads)
   if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
 }
 
+// Up to P::single_launch_max elements, the whole reduction in one block: thread t folds, in order, a
+// contiguous run of the 16-byte vectors between head and tail, all of a batch's loads in flight at once
+// (thread 0 folds the head first, the last thread the tail after); then one in-order block reduction.
+template <class P, class T, class Op>
+__global__ void __launch_bounds__(P::final_threads)
+    single_kernel(const T* in, u64 head, u64 vectors, u64 n, Op op, T init, T* result) {
+  using block_reduce = cub::BlockReduce<maybe<T>, P::final_threads>;
+  __shared__ typename block_reduce::TempStorage storage;
+  constexpr unsigned batch = 8;
+  const maybe_op<T, Op> mop{op};
+  const uint4* src = reinterpret_cast<const uint4*>(in + head);
+  const u64 from = threadIdx.x * vectors / P::final_threads, to = (threadIdx.x + 1) * vectors / P::final_threads;
+  maybe<T> acc{T{}, false};
+  if (threadIdx.x == 0)
+    for (u64 i = 0; i < head; ++i) acc = mop(acc, maybe<T>{in[i], true});
+  for (u64 v0 = from; v0 < to; v0 += batch) {
+    vec16<T> w[batch];
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k)
+      if (v0 + k < to) w[k].raw = src[v0 + k];
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k)
+      if (v0 + k < to)
+#pragma unroll
+        for (unsigned e = 0; e < P::per_vector; ++e) acc = mop(acc, maybe<T>{w[k].e[e], true});
+  }
+  if (threadIdx.x == P::final_threads - 1)
+    for (u64 i = head + vectors * P::per_vector; i < n; ++i) acc = mop(acc, maybe<T>{in[i], true});
+  const maybe<T> r = block_reduce(storage).Reduce(acc, mop);
+  if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
+}
+
 template <class T, class Op, class P = policy<T>>
 void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const char* fn) {
   u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16;
   head = head % sizeof(T) ? n : head / sizeof(T);  // a start not aligned to T: all of it goes the element way
   if (head > n) head = n;
-  const u64 tiles = n <= P::single_launch_max ? 0 : (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
+  const bool small = n <= P::single_launch_max;
+  if (small && head < P::per_vector) {  // (a start not aligned to T goes the element way below)
+    single_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, (n - head) / P::per_vector, n, op, init, result);
+    check_launch(fn, "vectorized::single_kernel");
+    return;
+  }
+  const u64 tiles = small ? 0 : (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
   scratch partials;
   u64 blocks = 0;
   if (tiles > 0) {
