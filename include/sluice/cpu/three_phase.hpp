@@ -92,36 +92,57 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
   if (s.error) std::rethrow_exception(s.error);
 }
 
-// The blocks' aggregates, combined left to right (the reduce of Billeter's count phase on its own).
-template <class V, class Op, class Reduce>
-std::optional<V> blocked_reduce(int threads, std::uint64_t n, std::uint64_t block, Op op, Reduce reduce) {
-  if (n == 0) return std::nullopt;
+// each(blk, b, e, next) for every block [b, e), the threads taking contiguous runs of blocks so that each
+// streams through its own part of memory; `next` is where the thread's next block starts (n: none), for a
+// move to prefetch while it writes. The first exception thrown stops the threads and reaches the caller.
+template <class Each>
+void blocked_each(int threads, std::uint64_t n, std::uint64_t block, Each each) {
+  if (n == 0) return;
   const std::uint64_t blocks = (n + block - 1) / block;
   const int P = static_cast<int>(blocks < static_cast<std::uint64_t>(threads) ? blocks : threads);
   struct shared_t {
     std::uint64_t n, block, blocks;
-    Reduce* reduce;
-    std::vector<std::optional<V>> part;
+    Each* each;
+    std::atomic<bool> failed{false};
     std::exception_ptr error;
     std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
-  } s{n, block, blocks, &reduce, std::vector<std::optional<V>>(blocks), {}};
+  } s{n, block, blocks, &each, {}, {}};
   cpu_backend::run_parallel(P, [](void* ctx, int t, int nt) {
     auto& s = *static_cast<shared_t*>(ctx);
-    // A contiguous run of blocks per thread: each thread streams through its own part of memory.
     const std::uint64_t first = s.blocks * t / nt, last = s.blocks * (t + 1) / nt;
     for (std::uint64_t blk = first; blk < last; ++blk) {
+      if (s.failed.load(std::memory_order_acquire)) return;
       const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
       try {
-        s.part[blk] = (*s.reduce)(b, e);
+        (*s.each)(blk, b, e, blk + 1 < last ? e : s.n);
       } catch (...) {
         if (!s.error_taken.test_and_set()) s.error = std::current_exception();
+        s.failed.store(true, std::memory_order_release);
         return;
       }
     }
   }, &s);
   if (s.error) std::rethrow_exception(s.error);
-  std::optional<V> acc = std::move(s.part[0]);
-  for (std::uint64_t i = 1; i < blocks; ++i) acc = op(*acc, *s.part[i]);
+}
+
+// The blocks' aggregates, in block order (the count phase of Billeter Sec. 3 on its own).
+template <class V, class Reduce>
+std::vector<V> blocked_values(int threads, std::uint64_t n, std::uint64_t block, Reduce reduce) {
+  std::vector<std::optional<V>> part(n == 0 ? 0 : (n + block - 1) / block);
+  blocked_each(threads, n, block, [&](std::uint64_t blk, std::uint64_t b, std::uint64_t e, std::uint64_t) { part[blk] = reduce(b, e); });
+  std::vector<V> values;
+  values.reserve(part.size());
+  for (auto& v : part) values.push_back(std::move(*v));
+  return values;
+}
+
+// The blocks' aggregates, combined left to right (the reduce of Billeter's count phase on its own).
+template <class V, class Op, class Reduce>
+std::optional<V> blocked_reduce(int threads, std::uint64_t n, std::uint64_t block, Op op, Reduce reduce) {
+  std::vector<V> part = blocked_values<V>(threads, n, block, reduce);
+  if (part.empty()) return std::nullopt;
+  std::optional<V> acc = std::move(part[0]);
+  for (std::size_t i = 1; i < part.size(); ++i) acc = op(*acc, part[i]);
   return acc;
 }
 
