@@ -157,7 +157,10 @@ void memcpy_to_host(void* dst, const void* src, std::size_t bytes) {
   if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "device_buffer", "cudaMemcpy to host");
 }
 void memset_device(void* dst, int byte, std::size_t bytes) {
-  if (bytes) check(cudaMemset(dst, byte, bytes), "device_buffer", "cudaMemset");
+  if (bytes == 0) return;
+  check(cudaMemset(dst, byte, bytes), "device_buffer", "cudaMemset");
+  // cudaMemset may return before the bytes are set; a caller's non-blocking stream would not wait for it.
+  check(cudaStreamSynchronize(nullptr), "device_buffer", "cudaStreamSynchronize");
 }
 #else
 void* device_malloc(std::size_t) { no_cuda("device_buffer"); }

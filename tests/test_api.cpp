@@ -704,6 +704,21 @@ TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
   }
 }
 
+// device_buffer(n) is zeroed, and the zeroes are there for a kernel on a non-blocking stream at once.
+TEST_F(gpu, device_buffer_starts_zeroed) {
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  for (int round = 0; round < 3; ++round) {
+    device_buffer<std::uint32_t> dirty(std::vector<std::uint32_t>(1 << 20, 0xdeadbeefu));  // leave garbage to reuse
+  }
+  device_buffer<std::uint32_t> b(1 << 20), sum(1);
+  EXPECT_TRUE(b.download() == std::vector<std::uint32_t>(1 << 20, 0u));
+  sluice::reduce_async(b, sum.data(), 0u, sluice::sum{}, {device::cuda, "best", s});
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(sum.download()[0], 0u);
+  cudaStreamDestroy(s);
+}
+
 TEST_F(gpu, out_of_memory_then_recovers) {
   expect_error(errc::out_of_memory, {"device_buffer"}, [] { device_buffer<std::uint8_t> huge(std::size_t{1} << 50); });
   device_buffer<std::uint32_t> ok(std::vector<std::uint32_t>{1, 2, 3});

@@ -24,8 +24,11 @@ class device_buffer {
 
  public:
   device_buffer() = default;
-  explicit device_buffer(std::size_t n) : p_(static_cast<T*>(n ? detail::device_malloc(n * sizeof(T)) : nullptr)), n_(n) {}
-  explicit device_buffer(std::span<const T> host) : device_buffer(host.size()) { upload(host); }
+  // n elements, every byte zero (as std::vector<T>(n) value-initializes): no read of the buffer ever sees
+  // memory nothing has written.
+  explicit device_buffer(std::size_t n) : device_buffer(n, allocate_only{}) { fill_bytes(0); }
+  // A copy of host.
+  explicit device_buffer(std::span<const T> host) : device_buffer(host.size(), allocate_only{}) { upload(host); }
   ~device_buffer() { detail::device_free(p_); }
   device_buffer(device_buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
   device_buffer& operator=(device_buffer&& o) noexcept {
@@ -57,6 +60,8 @@ class device_buffer {
   void fill_bytes(int byte) { detail::memset_device(p_, byte, n_ * sizeof(T)); }
 
  private:
+  struct allocate_only {};
+  device_buffer(std::size_t n, allocate_only) : p_(static_cast<T*>(n ? detail::device_malloc(n * sizeof(T)) : nullptr)), n_(n) {}
   T* p_ = nullptr;
   std::size_t n_ = 0;
 };
