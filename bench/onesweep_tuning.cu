@@ -1,6 +1,7 @@
 // Tuning study of radix_sort "onesweep" (not part of the build): threads and keys per thread of the digit
 // pass, for u32 keys, u32 pairs (2^28) and u64 keys (2^27), beside cub::DeviceRadixSort and a device copy;
-// each configuration's result is checked against CUB's. Run: onesweep_tuning [log2 n] [pairs|late|spin].
+// each configuration's result is checked against CUB's. Run: onesweep_tuning [log2 n] [pairs|spin]. (The study of
+// pairs whose values load after the keys' scatter, 'late', is in commit fd76746: slower at every shape.)
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/onesweep_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o onesweep_tuning
 #include <algorithm>
 #include <cstdio>
@@ -17,12 +18,11 @@
 
 using namespace sluice::cuda_backend;
 
-template <unsigned KeyBytes, unsigned Threads, unsigned Items, unsigned MinBlocks = 2, bool Ballots = true, unsigned Sleep = 64, unsigned Window = 8,
-          bool Late = false>
+template <unsigned KeyBytes, unsigned Threads, unsigned Items, unsigned MinBlocks = 2, bool Ballots = true, unsigned Sleep = 64, unsigned Window = 8>
 struct tune : onesweep::policy<KeyBytes, false> {
   static constexpr unsigned threads = Threads, items = Items, tile = Threads * Items, min_blocks = MinBlocks;
   static constexpr unsigned lookback_sleep_ns = Sleep, lookback_window = Window;
-  static constexpr bool match_by_ballots = Ballots, values_late = Late;
+  static constexpr bool match_by_ballots = Ballots;
   static constexpr u64 portion = (u64{1} << 28) / tile * tile;
 };
 
@@ -98,21 +98,6 @@ struct study {
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   const int big = argc > 1 ? std::atoi(argv[1]) : 28;  // log2 of the large size
-  if (argc > 2 && std::string_view(argv[2]) == "late") {  // u32 pairs, values loaded after the keys' scatter: bigger tiles
-    for (int k : {big, 24, 20}) {
-      study<unsigned, true> s(u64{1} << k);
-      s.run<tune<4, 384, 16, 2, true, 64, 4>>("384x16 b2");
-      s.run<tune<4, 384, 16, 2, true, 64, 4, true>>("384x16 late");
-      s.run<tune<4, 384, 20, 2, true, 64, 4, true>>("384x20 late");
-      s.run<tune<4, 384, 22, 2, true, 64, 4, true>>("384x22 late");
-      s.run<tune<4, 384, 23, 2, true, 64, 4, true>>("384x23 late");
-      s.run<tune<4, 384, 24, 2, true, 64, 4, true>>("384x24 late");
-      s.run<tune<4, 512, 16, 2, true, 64, 4, true>>("512x16 late");
-      s.run<tune<4, 512, 18, 2, true, 64, 4, true>>("512x18 late");
-      s.run<tune<4, 256, 23, 3, true, 64, 4, true>>("256x23 b3 late");
-    }
-    return 0;
-  }
   if (argc > 2 && std::string_view(argv[2]) == "pairs") {  // u32 pairs: tile shape and residency, at 2^big, 2^24, 2^20
     for (int k : {big, 24, 20}) {
       study<unsigned, true> s(u64{1} << k);

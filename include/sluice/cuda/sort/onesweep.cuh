@@ -34,9 +34,6 @@ struct policy {
   static constexpr unsigned lookback_window = 4;  // predecessors each digit's look-back reads at once
   static constexpr unsigned lookback_sleep_ns = 64;  // back-off between polls of unpublished predecessors
   static constexpr bool match_by_ballots = true;  // peers by one ballot per digit bit (else __match_any_sync)
-  // Pairs: load the values after the keys' scatter (held in no register while the tile ranks and looks
-  // back), else before the look-back, their loads in flight while it waits.
-  static constexpr bool values_late = false;
   static constexpr unsigned histogram_threads = 256, histogram_blocks_per_sm = 8, histogram_items = 16;
   // Keys per launch: look-back counts are 30-bit, and the state (1 KiB per tile) is cleared per launch.
   static constexpr u64 portion = (u64{1} << 28) / tile * tile;
@@ -231,16 +228,15 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     staged_keys[slot[i]] = b[i];
     digit_at[slot[i]] = static_cast<unsigned char>(digit[i]);
   }
-  // The values' loads go out before the look-back waits (or, values_late, after the keys' scatter).
+  // The values' loads go out before the look-back waits. (Loading them after the keys' scatter, as CUB's
+  // onesweep does, frees their registers for bigger tiles: measured slower at every tile shape, commit
+  // fd76746 and docs/radix_sort.md.)
   [[maybe_unused]] std::conditional_t<has_values, V, char> value[I];
-  [[maybe_unused]] auto load_values = [&] {
-    if constexpr (has_values) {
+  if constexpr (has_values) {
 #pragma unroll
-      for (unsigned i = 0; i < I; ++i)
-        if (i * 32 + lane < warp_n) value[i] = values_in[warp_first + i * 32 + lane];
-    }
-  };
-  if constexpr (has_values && !P::values_late) load_values();
+    for (unsigned i = 0; i < I; ++i)
+      if (i * 32 + lane < warp_n) value[i] = values_in[warp_first + i * 32 + lane];
+  }
 
   // Look back, one digit per thread: where this tile's run of each digit starts in the output.
   if (tid < D) {
@@ -264,7 +260,6 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     if (tile_n == tile_size || i < tile_n) keys_to[digit_at[i]][i] = R::from_bits(staged_keys[i], descending);
   }
   if constexpr (has_values) {
-    if constexpr (P::values_late) load_values();
     __syncthreads();  // the staging buffer now takes the values
     V* staged_values = reinterpret_cast<V*>(staging);
 #pragma unroll
