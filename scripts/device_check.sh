@@ -15,6 +15,16 @@ export LD_LIBRARY_PATH="$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 steps=${*:-tests verify sanitize example bench}
 status=0
 step() { echo "== $1 ($(date +%T))"; }
+# sanitized LOG LABEL LIMIT ARGS...: compute-sanitizer ARGS (its options, then the program and its arguments)
+# for at most LIMIT seconds into LOG; prints LABEL, the exit status and the summaries; fails the run unless 0.
+sanitized() {
+  local log=$1 label=$2 limit=$3
+  shift 3
+  timeout "$limit" compute-sanitizer --error-exitcode 9 --print-limit 20 "$@" > "$log" 2>&1
+  local rc=$?
+  echo "  $label: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, |PASSED|FAILED  \]' "$log" | tail -3 | tr '\n' ' ')"
+  [ $rc = 0 ] || status=1
+}
 for s in $steps; do
   case $s in
     tests)
@@ -29,11 +39,8 @@ for s in $steps; do
       for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         step "compute-sanitizer --tool $tool"
         for algo in ${SANITIZE_ALGOS:-two-pass reduce-then-scan scan-scatter warp-atomic cub}; do
-          timeout ${SANITIZE_TIMEOUT:-120} compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-            "$BIN/sluice" verify --device cuda --quick --max-size ${SANITIZE_MAX:-70000} --algo $algo > "$OUT/sanitize-$tool-$algo.log" 2>&1
-          rc=$?
-          echo "  $tool $algo: rc=$rc $(grep -E 'ERROR SUMMARY|passed, ' "$OUT/sanitize-$tool-$algo.log" | tail -2 | tr '\n' ' ')"
-          [ $rc = 0 ] || status=1
+          sanitized "$OUT/sanitize-$tool-$algo.log" "$tool $algo" ${SANITIZE_TIMEOUT:-120} --tool $tool \
+            "$BIN/sluice" verify --device cuda --quick --max-size ${SANITIZE_MAX:-70000} --algo $algo
         done
       done ;;
     sanitize-tests)
@@ -43,11 +50,8 @@ for s in $steps; do
       # reported; memory, race, barrier and initialization errors are.
       for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         step "compute-sanitizer --tool $tool over the tests ${SANITIZE_TESTS:-gpu.*}"
-        SLUICE_TEST_QUICK=1 timeout ${SANITIZE_TIMEOUT:-600} compute-sanitizer --tool $tool --error-exitcode 9 --report-api-errors no \
-          --print-limit 20 "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_TESTS:-gpu.*}" > "$OUT/sanitize-tests-$tool.log" 2>&1
-        rc=$?
-        echo "  $tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED  \]' "$OUT/sanitize-tests-$tool.log" | tail -3 | tr '\n' ' ')"
-        [ $rc = 0 ] || status=1
+        SLUICE_TEST_QUICK=1 sanitized "$OUT/sanitize-tests-$tool.log" "$tool" ${SANITIZE_TIMEOUT:-600} --tool $tool --report-api-errors no \
+          "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_TESTS:-gpu.*}"
       done ;;
     huge)
       step "huge inputs: more than 2^32 one-byte and 2^31 four-byte elements (up to about 40 GB of device memory)"

@@ -27,6 +27,23 @@ inline void relax(unsigned& spins) {
     std::this_thread::yield();  // more threads than cores: let the one we wait for run
   }
 }
+
+// The first exception any thread throws, kept for the caller; the other threads see `stopped()` and return.
+struct first_error {
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::atomic_flag taken = ATOMIC_FLAG_INIT;
+  void fail() noexcept {  // from a catch block
+    if (!taken.test_and_set()) error = std::current_exception();
+    failed.store(true, std::memory_order_release);
+  }
+  bool stopped() const noexcept { return failed.load(std::memory_order_acquire); }
+  void rethrow() const {
+    if (error) std::rethrow_exception(error);
+  }
+};
+
+inline std::uint64_t block_count(std::uint64_t n, std::uint64_t block) { return (n + block - 1) / block; }
 }  // namespace detail_three_phase
 
 // reduce(b, e) -> V: the aggregate of [b, e).
@@ -39,7 +56,7 @@ inline void relax(unsigned& spins) {
 template <class V, class Op, class Reduce, class Move>
 void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* init, Op op, Reduce reduce, Move move) {
   if (n == 0) return;
-  const std::uint64_t blocks = (n + block - 1) / block;
+  const std::uint64_t blocks = detail_three_phase::block_count(n, block);
   const int P = static_cast<int>(blocks < static_cast<std::uint64_t>(threads) ? blocks : threads);
   struct slot {
     std::atomic<bool> ready{false};
@@ -52,19 +69,13 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
     Reduce* reduce;
     Move* move;
     std::unique_ptr<slot[]> slots;
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
-    void fail() noexcept {
-      if (!error_taken.test_and_set()) error = std::current_exception();
-      failed.store(true, std::memory_order_release);
-    }
-  } s{n, block, blocks, init, &op, &reduce, &move, std::make_unique<slot[]>(blocks), {}, {}};
+    detail_three_phase::first_error errors;
+  } s{n, block, blocks, init, &op, &reduce, &move, std::make_unique<slot[]>(blocks), {}};
 
   cpu_backend::run_parallel(P, [](void* ctx, int t, int nt) {
     auto& s = *static_cast<shared_t*>(ctx);
     for (std::uint64_t blk = t; blk < s.blocks; blk += nt) {
-      if (s.failed.load(std::memory_order_acquire)) return;
+      if (s.errors.stopped()) return;
       const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
       try {
         const V self = (*s.reduce)(b, e);  // count
@@ -74,7 +85,7 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
         } else {
           unsigned spins = 0;
           while (!s.slots[blk - 1].ready.load(std::memory_order_acquire)) {
-            if (s.failed.load(std::memory_order_acquire)) return;
+            if (s.errors.stopped()) return;
             detail_three_phase::relax(spins);
           }
           before = s.slots[blk - 1].inclusive;
@@ -84,12 +95,12 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
         const std::uint64_t next = (blk + nt) * s.block < s.n ? (blk + nt) * s.block : s.n;
         (*s.move)(b, e, before ? &*before : nullptr, self, next);  // move
       } catch (...) {
-        s.fail();
+        s.errors.fail();
         return;
       }
     }
   }, &s);
-  if (s.error) std::rethrow_exception(s.error);
+  s.errors.rethrow();
 }
 
 // each(blk, b, e, next) for every block [b, e), the threads taking contiguous runs of blocks so that each
@@ -98,37 +109,34 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
 template <class Each>
 void blocked_each(int threads, std::uint64_t n, std::uint64_t block, Each each) {
   if (n == 0) return;
-  const std::uint64_t blocks = (n + block - 1) / block;
+  const std::uint64_t blocks = detail_three_phase::block_count(n, block);
   const int P = static_cast<int>(blocks < static_cast<std::uint64_t>(threads) ? blocks : threads);
   struct shared_t {
     std::uint64_t n, block, blocks;
     Each* each;
-    std::atomic<bool> failed{false};
-    std::exception_ptr error;
-    std::atomic_flag error_taken = ATOMIC_FLAG_INIT;
-  } s{n, block, blocks, &each, {}, {}};
+    detail_three_phase::first_error errors;
+  } s{n, block, blocks, &each, {}};
   cpu_backend::run_parallel(P, [](void* ctx, int t, int nt) {
     auto& s = *static_cast<shared_t*>(ctx);
     const std::uint64_t first = s.blocks * t / nt, last = s.blocks * (t + 1) / nt;
     for (std::uint64_t blk = first; blk < last; ++blk) {
-      if (s.failed.load(std::memory_order_acquire)) return;
+      if (s.errors.stopped()) return;
       const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
       try {
         (*s.each)(blk, b, e, blk + 1 < last ? e : s.n);
       } catch (...) {
-        if (!s.error_taken.test_and_set()) s.error = std::current_exception();
-        s.failed.store(true, std::memory_order_release);
+        s.errors.fail();
         return;
       }
     }
   }, &s);
-  if (s.error) std::rethrow_exception(s.error);
+  s.errors.rethrow();
 }
 
 // The blocks' aggregates, in block order (the count phase of Billeter Sec. 3 on its own).
 template <class V, class Reduce>
 std::vector<V> blocked_values(int threads, std::uint64_t n, std::uint64_t block, Reduce reduce) {
-  std::vector<std::optional<V>> part(n == 0 ? 0 : (n + block - 1) / block);
+  std::vector<std::optional<V>> part(detail_three_phase::block_count(n, block));
   blocked_each(threads, n, block, [&](std::uint64_t blk, std::uint64_t b, std::uint64_t e, std::uint64_t) { part[blk] = reduce(b, e); });
   std::vector<V> values;
   values.reserve(part.size());
