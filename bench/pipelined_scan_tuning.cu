@@ -16,12 +16,16 @@
 using namespace sluice::cuda_backend;
 using lookback_tuning = sluice::cuda_backend::lookback::tuning;
 
-template <class T, unsigned V, unsigned S, unsigned B, unsigned long long MinTiles = 1>
-struct cfg : decoupled_lookback::pipeline<T, V, S, B> {
+using decoupled_lookback::schedule;
+template <class T, unsigned V, unsigned S, unsigned B, unsigned long long MinTiles = 1, schedule O = schedule::rescan, unsigned L = 1>  // the old default
+struct cfg : decoupled_lookback::pipeline<T, V, S, B, O, L> {
   static constexpr u64 min_tiles = MinTiles;
 };
 template <class T>
 using single = cfg<T, 8, 4, 1, ~0ull>;
+
+template <class T, schedule O, unsigned V = 4, unsigned S = 6, unsigned L = 1>
+using sched = cfg<T, V, S, 2, 1, O, L>;
 
 template <unsigned K>  // look-back window per lane
 struct window : lookback_tuning {
@@ -65,11 +69,16 @@ void study(const char* type) {
   auto sum = sluice::sum{};
 #define RUN(...) RUNK(lookback_tuning, __VA_ARGS__)
 #define RUNK(TUNE, ...) [&](u64 n, bool inclusive) { decoupled_lookback::run<T, sluice::sum, TUNE, __VA_ARGS__>(in, out, n, inclusive, T{5}, sum, 0, "t"); }
-  for (u64 n : {u64{8192} * 300 + 3, u64{8192} * 1000 + 8191, top - 1}) {
+  for (u64 n : {u64{5000}, u64{4096} * 264 + 17, u64{8192} * 300 + 3, u64{8192} * 1000 + 8191, top - 1}) {
     if (quick && n > u64{8192} * 1000 + 8191) break;
     for (bool inc : {true, false}) check("pipelined 8v 6s 1b", n, inc, RUN(cfg<T, 8, 6, 1>));
     check("pipelined 4v 6s 2b", n, true, RUN(cfg<T, 4, 6, 2>));
     check("pipelined 4v 6s 2b K=8", n, false, RUNK(window<8>, cfg<T, 4, 6, 2>));
+    for (bool inc : {true, false}) {
+      check("keep", n, inc, RUN(sched<T, schedule::keep>));
+      check("keep lag 2", n, inc, RUN(sched<T, schedule::keep, 4, 6, 2>));
+      check("keep lag 2 7s", n, inc, RUN(sched<T, schedule::keep, 4, 7, 2>));
+    }
   }
   if (quick) return (void)(cudaFree(in), cudaFree(out));
   check("pipelined 4v 4s 3b", top, true, RUN(cfg<T, 4, 4, 3>));
@@ -90,13 +99,15 @@ void study(const char* type) {
 #define T_(NAME, ...) report(NAME, median_ms([&] { RUN(__VA_ARGS__)(n, true); }));
     T_("single pass", single<T>)
 #define TK_(NAME, K, ...) report(NAME, median_ms([&] { RUNK(window<K>, __VA_ARGS__)(n, true); }));
-    T_("pipelined 4v 4s 2b", cfg<T, 4, 4, 2>)
     T_("pipelined 4v 6s 2b", cfg<T, 4, 6, 2>)
-    TK_("pipelined 4v 6s 2b K=2", 2, cfg<T, 4, 6, 2>)
-    TK_("pipelined 4v 6s 2b K=4", 4, cfg<T, 4, 6, 2>)
-    TK_("pipelined 4v 6s 2b K=8", 8, cfg<T, 4, 6, 2>)
-    TK_("pipelined 4v 4s 2b K=4", 4, cfg<T, 4, 4, 2>)
-    TK_("pipelined 2v 8s 4b K=4", 4, cfg<T, 2, 8, 4>)
+    T_("keep 4v 6s", sched<T, schedule::keep>)
+    T_("keep 4v 7s", sched<T, schedule::keep, 4, 7>)
+    T_("keep 4v 5s", sched<T, schedule::keep, 4, 5>)
+    T_("keep lag 2 4v 6s", sched<T, schedule::keep, 4, 6, 2>)
+    T_("keep lag 2 4v 7s", sched<T, schedule::keep, 4, 7, 2>)
+    T_("keep lag 2 4v 8s 1b", cfg<T, 4, 8, 1, 1, schedule::keep, 2>)
+    T_("keep 8v 6s 1b", cfg<T, 8, 6, 1, 1, schedule::keep>)
+    TK_("keep 4v 6s K=2", 2, sched<T, schedule::keep>)
     T_("default", decoupled_lookback::pipeline<T>)
   }
   cudaFree(temp), cudaFree(in), cudaFree(out);
@@ -105,7 +116,7 @@ void study(const char* type) {
 int main(int argc, char** argv) {
   quick = argc > 1 && std::string_view(argv[1]) == "quick";
   study<unsigned>("u32");
-  study<unsigned long long>("u64");
+  if (argc > 1 && std::string_view(argv[argc - 1]) == "u64") study<unsigned long long>("u64");
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
   return failures ? 1 : 0;
 }

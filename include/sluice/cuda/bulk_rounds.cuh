@@ -2,9 +2,9 @@
 // (compact/decoupled_lookback.cuh) share (Hopper and later). A persistent grid: block b of G takes tiles b,
 // b + G, b + 2G, ..., one per round. Tiles arrive by bulk copies (cp.async.bulk) into `Stages` buffers of
 // shared memory, each completing on its buffer's mbarrier; buffer round % Stages holds the tile of that
-// round. A round works on the newest tile and the one before it, and stores the one before from its
-// buffer by a bulk copy; so at the end of round r, buffer (r - 2) % Stages, stored from in round r - 1,
-// is the one to refill, with the tile of round r + Stages - 2, once that store has read it.
+// round. A round works on the newest tile and on the one `Lag` rounds before it, which it stores from its
+// buffer by a bulk copy; so at the end of round r, buffer (r - Lag - 1) % Stages, stored from in round
+// r - 1, is the one to refill, with the tile of round r + Stages - Lag - 1, once that store has read it.
 // One thread of the block, the copier, issues every bulk copy. The kernel owns its buffers' layout: it
 // passes `receive(s, t)`, which asks buffer s for tile t through expect() and copy_in().
 #pragma once
@@ -16,9 +16,9 @@
 
 namespace sluice::cuda_backend {
 
-template <unsigned Tile, unsigned Stages>
+template <unsigned Tile, unsigned Stages, unsigned Lag = 1>
 struct bulk_rounds {
-  static_assert(Stages >= 4, "a buffer arriving besides the three a round works on");
+  static_assert(Stages >= Lag + 3, "a buffer arriving besides those a round works on and the one being stored");
   u64 n, tiles;
   std::uint64_t* arrived;  // Stages mbarriers in shared memory, one per buffer
 
@@ -62,16 +62,16 @@ struct bulk_rounds {
     while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[round % Stages], (round / Stages) & 1u)) {
     }
   }
-  // Copier, at the end of `round` (after this round's store, if any: stored_now): buffer (round - 2) was
-  // last stored from in the round before; once that store has read it, it receives its next tile.
+  // Copier, at the end of `round` (after this round's store, if any: stored_now): buffer (round - Lag - 1)
+  // was last stored from in the round before; once that store has read it, it receives its next tile.
   template <class Receive>
   __device__ void refill(unsigned round, bool stored_now, Receive receive) const {
-    if (round < 2 || tile_of(round + Stages - 2) >= tiles) return;
+    if (round < Lag + 1 || tile_of(round + Stages - Lag - 1) >= tiles) return;
     if (stored_now)
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
     else
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-    receive((round - 2) % Stages, tile_of(round + Stages - 2));
+    receive((round - Lag - 1) % Stages, tile_of(round + Stages - Lag - 1));
   }
   // Copier: every store done before the block ends.
   __device__ static void finish() { cuda::ptx::cp_async_bulk_wait_group(cuda::ptx::n32_t<0>{}); }

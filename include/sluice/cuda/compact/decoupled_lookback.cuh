@@ -409,19 +409,23 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // resident tiles and no more. Here, as in the pipelined scan (scan/decoupled_lookback.cuh), a persistent
 // cooperative grid moves tiles (and their flags) through `stages` shared-memory buffers by bulk copies;
 // block b of G takes tiles b, b + G, b + 2G, ..., one per round, and each round:
-//   A. counts the kept elements of its newest tile, arrived, and publishes the count;
-//   B. looks back for the tile it counted the round before (its predecessors have had a round to publish);
-//   C. ranks that tile's kept elements again from its buffer, writes them back into the same buffer at the
-//      output's 16-byte phase (every thread has read its elements first), and stores the run: its 16-byte
-//      aligned middle in one bulk copy, the ragged ends (fewer than 16 bytes each) element by element.
+//   A. ranks the kept elements of its newest tile, arrived, within each warp (the elements and ranks kept
+//      in registers), and publishes the tile's count;
+//   B. looks back for the tile it counted `lag` rounds before (its predecessors have had that long to
+//      publish);
+//   C. writes that tile's kept elements back into its buffer at the output's 16-byte phase, and stores the
+//      run: its 16-byte aligned middle in one bulk copy, the ragged ends (fewer than 16 bytes each) element
+//      by element.
 // Each element is read once and written once, and no tile waits in registers for its look-back.
 // Defaults measured on the H100 (bench/pipelined_compact_tuning.cu, docs/performance.md): tiles of 4 vectors
-// per thread (16 KiB of u32), 2 blocks per SM, 4 buffers with a predicate (5 and 6 measured slower), 5 with
-// flags (the most that fits beside their flag buffers). Auto takes it for predicates from 2^24 four-byte
-// elements on; with flags the phased path measured faster at every size (it reads the flags twice but waits
-// on no other tile), so there the pipeline runs only when asked for (pipelined=on).
-template <class T, bool Flags, unsigned Vectors = 4, unsigned Stages = Flags ? 5 : 4, unsigned BlocksPerSm = 2>
+// per thread (16 KiB of u32), 2 blocks per SM, a lag of 1 round (2 measured slower, unlike the scan), 4
+// buffers with a predicate (5-7 measured slower), 5 with flags (the most that fits beside their flag
+// buffers). Auto takes it for predicates from 2^24 four-byte elements on; with flags the phased path
+// measured faster at every size (it reads the flags twice but waits on no other tile), so there the
+// pipeline runs only when asked for (pipelined=on).
+template <class T, bool Flags, unsigned Vectors = 4, unsigned Stages = Flags ? 5 : 4, unsigned BlocksPerSm = 2, unsigned Lag = 1>
 struct pipeline {
+  static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 or 2)
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -435,6 +439,7 @@ struct pipeline {
   static constexpr bool built = sizeof(T) == 4;  // 8- and 16-byte elements keep the single pass (not measured yet)
   static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 24) / tile;  // pipelined=auto from this many tiles on
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
+  static_assert(lag == 1 || lag == 2, "two tiles kept in registers at most");
 };
 
 template <class T, class Sel, class Tuning, class Pipe>
@@ -443,20 +448,20 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #if __CUDA_ARCH__ >= 900
   using Q = Pipe;
   using warp_scan = cub::WarpScan<unsigned>;
-  constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages;
+  constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages, L = Q::lag;
   constexpr bool flags = is_flags<Sel>;
   constexpr u64 none = ~u64{0};
   __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
   __shared__ unsigned warp_counts[Q::warps];
-  __shared__ unsigned warp_before[2][Q::warps];  // kept before each warp in the tile counted in a round of that parity
+  __shared__ unsigned warp_before[L + 1][Q::warps];  // kept before each warp in the tile counted in round r, at r % (L + 1)
+  __shared__ unsigned tile_count[L + 1];             // that tile's count, likewise
   __shared__ unsigned long long tile_before;
-  __shared__ unsigned tile_kept;
   __shared__ alignas(8) std::uint64_t arrived[S];  // one mbarrier per buffer
   T* const buffers = dynamic_shared<T>();
   std::uint8_t* const flag_buffers = reinterpret_cast<std::uint8_t*>(buffers + std::size_t{S} * Q::stride);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const bulk_rounds<Q::tile, S> rounds(n, arrived);
+  const bulk_rounds<Q::tile, S, L> rounds(n, arrived);
   const u64 tiles = rounds.tiles;
   auto count_of = [&](u64 t) { return rounds.count_of(t); };
   auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
@@ -514,60 +519,62 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
   rounds.start(copier, receive);
 
-  u64 prev = none;          // the tile counted in the round before (none: no such tile)
-  unsigned prev_kept = 0;  // its count (warp 0)
+  u64 prev = none, older = none;  // the tiles counted one and two rounds before (none: no such tile)
+  // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
+  // their rounds' A (the 1 arrays one round old, the 2 arrays two).
+  T x1[V][PV], x2[V][PV];
+  unsigned keep1[V], keep2[V], lb1[V], lb2[V];
   for (unsigned round = 0;; ++round) {
-    const unsigned s = round % S, sp = (round + S - 1) % S;
+    const unsigned s = round % S, sd = (round + S - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
-    if (cur == none && prev == none) break;  // nothing is arriving
+    const u64 done = L == 1 ? prev : older;  // the tile this round looks back for and stores, from buffer sd
+    if (cur == none && prev == none && (L == 1 || older == none)) break;  // nothing is arriving
 
-    // A. Count the newest tile.
+    // A. Rank the newest tile's kept elements within each warp.
+    T xc[V][PV];
+    unsigned keepc[V], lbc[V];
     if (cur != none) {
       rounds.wait(round);
-      T x[V][PV];
-      unsigned keep[V], c = 0;
-      load(s, cur, x, keep);
-#pragma unroll
-      for (unsigned j = 0; j < V; ++j) c += __popc(keep[j]);
-      c = __reduce_add_sync(0xffffffffu, c);
+      load(s, cur, xc, keepc);
+      const unsigned c = warp_ranks<PV>(keepc, lbc, warp_storage[warp]);
       if (lane == 0) warp_counts[warp] = c;
     }
     __syncthreads();
 
-    // B. Warp 0: the newest tile's count published, then the previous tile's look-back.
+    // B. Warp 0: the newest tile's count published, then the look-back for `done`.
     if (warp == 0) {
-      const unsigned kept_of_prev = prev_kept;
       if (cur != none) {
         const unsigned c = lane < Q::warps ? warp_counts[lane] : 0;
         unsigned incl;
         warp_scan(warp_storage[0]).InclusiveSum(c, incl);
         const unsigned kept = __shfl_sync(0xffffffffu, incl, Q::warps - 1);
-        if (lane < Q::warps) warp_before[round & 1][lane] = incl - c;
-        if (lane == 0) state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, kept);
-        prev_kept = kept;
-      }
-      if (prev != none) {
-        unsigned long long before = 0;
-        if (prev > 0) {
-          before = lookback::exclusive_prefix<Tuning>(state, prev, sluice::sum{});
-          if (lane == 0) state.publish(prev, lookback::prefix, before + kept_of_prev);
+        if (lane < Q::warps) warp_before[round % (L + 1)][lane] = incl - c;
+        if (lane == 0) {
+          state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, kept);
+          tile_count[round % (L + 1)] = kept;
         }
-        if (lane == 0) tile_before = before, tile_kept = kept_of_prev;
+      }
+      if (done != none) {
+        unsigned long long before = 0;
+        if (done > 0) {
+          before = lookback::exclusive_prefix<Tuning>(state, done, sluice::sum{});
+          if (lane == 0) state.publish(done, lookback::prefix, before + tile_count[(round + 1) % (L + 1)]);
+        }
+        if (lane == 0) tile_before = before;
       }
     }
     __syncthreads();
 
-    // C. The previous tile's kept run, written back into its buffer at the output's phase, then stored.
-    bool bulk = false;  // a bulk store was issued from buffer sp this round
-    if (prev != none) {
-      T x[V][PV];
-      unsigned keep[V], lane_before[V];
-      load(sp, prev, x, keep);
-      warp_ranks<PV>(keep, lane_before, warp_storage[warp]);
-      const u64 before = tile_before, kept = tile_kept;
-      const unsigned at = static_cast<unsigned>(before % PV) + warp_before[(round + 1) & 1][warp];
-      __syncthreads();  // every element of the buffer read before any is overwritten
-      T* const b = buffers + std::size_t{sp} * Q::stride;
+    // C. `done`'s kept run, written into its buffer (read into registers in its round's A) at the output's
+    // phase, then stored.
+    bool bulk = false;  // a bulk store was issued from buffer sd this round
+    if (done != none) {
+      const T(&x)[V][PV] = L == 1 ? x1 : x2;
+      const unsigned(&keep)[V] = L == 1 ? keep1 : keep2;
+      const unsigned(&lane_before)[V] = L == 1 ? lb1 : lb2;
+      const u64 before = tile_before, kept = tile_count[(round + 1) % (L + 1)];
+      const unsigned at = static_cast<unsigned>(before % PV) + warp_before[(round + 1) % (L + 1)][warp];
+      T* const b = buffers + std::size_t{sd} * Q::stride;
 #pragma unroll
       for (unsigned j = 0; j < V; ++j)
 #pragma unroll
@@ -586,10 +593,21 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       } else {
         for (u64 i = threadIdx.x; i < stored; i += Q::threads) out[before + i] = run[i];
       }
-      if (threadIdx.x == 0 && prev == tiles - 1) *count = before + kept;
+      if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
     }
 
     if (copier) rounds.refill(round, bulk, receive);
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j) {  // the kept tiles move one round older
+      if constexpr (L == 2) keep2[j] = keep1[j], lb2[j] = lb1[j];
+      keep1[j] = keepc[j], lb1[j] = lbc[j];
+#pragma unroll
+      for (unsigned e = 0; e < PV; ++e) {
+        if constexpr (L == 2) x2[j][e] = x1[j][e];
+        x1[j][e] = xc[j][e];
+      }
+    }
+    older = prev;
     prev = cur;
   }
   if (copier) rounds.finish();

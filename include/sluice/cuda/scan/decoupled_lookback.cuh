@@ -140,21 +140,32 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // persistent grid moves tiles through `stages` buffers of shared memory by bulk copies (cp.async.bulk,
 // loads completing on an mbarrier, stores in bulk groups). Block b of G takes tiles b, b + G, b + 2G, ...,
 // one per round, and works on two tiles per round:
-//   A. the newest tile, arrived: reduce it, publish its aggregate;
-//   B. the tile reduced in the round before: look back (its predecessors have had a round to publish),
-//      publish its prefix;
-//   C. that tile again, from shared memory: scan it and store it in one bulk copy.
-// Tiles are processed in rounds in the order of their numbers, so what a look-back waits for is at most a
-// round old, and the numbers are known rounds ahead for the loads. That needs every block of the grid
+//   A. the newest tile, arrived: scan it within each warp (kept in registers), publish its aggregate;
+//   B. the tile reduced `lag` (2) rounds before: look back (its predecessors have had two rounds to
+//      publish), publish its prefix;
+//   C. that tile: add its prefix to the kept scan, write it back into its buffer, store it in one bulk copy.
+// Tiles are processed in rounds in the order of their numbers, so what a look-back waits for is rounds
+// old, and the numbers are known rounds ahead for the loads. That needs every block of the grid
 // resident at once (a block waits for lower tiles of all others): the grid is launched cooperatively,
 // which guarantees it (dynamic tile numbers, which would not need it, measured slower: they order the
 // rounds' tiles only loosely, docs/performance.md).
 // Defaults measured on the H100 (bench/pipelined_scan_tuning.cu, docs/performance.md): tiles of 4 vectors
-// per thread (16 KiB), 6 buffers, 2 blocks per SM; from 2^24 four-byte elements on. For 8-byte elements
+// per thread (16 KiB), 6 buffers, 2 blocks per SM, the scan kept, a lag of 2 rounds; from 2^24 four-byte
+// elements on. For 8-byte elements
 // every configuration measured slower than the single pass (0.50-0.60 of the copy against 0.84 at 2^26),
 // so they keep it.
-template <class T, unsigned Vectors = 4, unsigned Stages = 6, unsigned BlocksPerSm = 2>
+// How a round treats the tile it stores (measured in docs/performance.md, "The pipelined scan"):
+//   rescan: loads it again from its buffer and scans it again;
+//   keep: each warp keeps its part of the tile's scan in registers from the round that reduced it, and only
+//     adds the prefix.
+// Lag: the tile looked back for and stored is the one reduced Lag rounds before (1 or 2).
+enum class schedule { rescan, keep };
+
+template <class T, unsigned Vectors = 4, unsigned Stages = 6, unsigned BlocksPerSm = 2, schedule Schedule = schedule::keep,
+          unsigned Lag = 2>
 struct pipeline {
+  static constexpr schedule order = Schedule;
+  static constexpr unsigned lag = Lag;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -166,6 +177,7 @@ struct pipeline {
   static constexpr u64 min_tiles = sizeof(T) == 4 ? (u64{1} << 24) / tile : ~u64{0};  // below: the single pass
   static constexpr std::size_t shared_bytes = std::size_t{stages} * tile * sizeof(T);
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
+  static_assert(lag == 1 || (lag == 2 && order == schedule::keep), "lag 2 keeps two tiles in registers");
 };
 
 template <class T, class Op, class Tuning, class Pipe>
@@ -174,17 +186,19 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #if __CUDA_ARCH__ >= 900
   using Q = Pipe;
   using warp_scan = cub::WarpScan<T>;
-  constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages;
+  constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages, L = Q::lag;
+  constexpr bool keep = Q::order == schedule::keep;
   constexpr u64 none = ~u64{0};
   __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
   __shared__ T warp_totals[Q::warps];
-  __shared__ T warp_before[2][Q::warps];  // what precedes each warp in the tile reduced in a round of that parity
+  __shared__ T warp_before[L + 1][Q::warps];  // what precedes each warp in the tile reduced in round r, at r % (L + 1)
+  __shared__ T tile_aggregate[L + 1];         // that tile's aggregate, likewise
   __shared__ T tile_before;
   __shared__ alignas(8) std::uint64_t arrived[S];      // one mbarrier per buffer
   T* const buffers = dynamic_shared<T>();
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const bulk_rounds<Q::tile, S> rounds(n, arrived);
+  const bulk_rounds<Q::tile, S, L> rounds(n, arrived);
   const u64 tiles = rounds.tiles;
   auto count_of = [&](u64 t) { return rounds.count_of(t); };
   auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
@@ -238,60 +252,66 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
   rounds.start(copier, receive);
 
-  u64 prev = none;    // the tile reduced in the round before (none: no such tile)
-  T prev_aggregate{};  // its aggregate (warp 0)
+  u64 prev = none, older = none;  // the tiles reduced one and two rounds before (none: no such tile)
+  T x1[V][PV], x2[V][PV];         // keep: those tiles, scanned within each warp in their rounds' A
+  maybe<T> b1[V], b2[V];
   for (unsigned round = 0;; ++round) {
-    const unsigned s = round % S, sp = (round + S - 1) % S;
+    const unsigned s = round % S, sd = (round + S - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
-    if (cur == none && prev == none) break;  // nothing is arriving
+    const u64 done = L == 1 ? prev : older;  // the tile this round looks back for and stores, from buffer sd
+    if (cur == none && prev == none && (L == 1 || older == none)) break;  // nothing is arriving
 
     // A. Reduce the newest tile.
+    T xc[V][PV];
+    maybe<T> bc[V];
     if (cur != none) {
       rounds.wait(round);
-      T x[V][PV];
-      maybe<T> before[V];
-      load(s, cur, x);
-      const T total = scan_warp(x, before);
+      load(s, cur, xc);
+      const T total = scan_warp(xc, bc);
       if (lane == 0) warp_totals[warp] = total;
     }
     __syncthreads();
 
-    // B. Warp 0: the newest tile's aggregate published, then the previous tile's look-back.
+    // B. Warp 0: the newest tile's aggregate published, then the look-back for `done`: its predecessors have
+    // had L rounds to publish.
     if (warp == 0) {
-      const T aggregate_of_prev = prev_aggregate;
       if (cur != none) {
         T w = lane < Q::warps ? warp_totals[lane] : warp_totals[0];
         T w_incl;
         warp_scan(warp_storage[0]).InclusiveScan(w, w_incl, op);
         const T aggregate = __shfl_sync(0xffffffffu, w_incl, Q::warps - 1);
         const T w_excl = __shfl_up_sync(0xffffffffu, w_incl, 1);
-        if (lane > 0 && lane < Q::warps) warp_before[round & 1][lane] = w_excl;
-        if (lane == 0) state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, aggregate);
-        prev_aggregate = aggregate;
-      }
-      if (prev != none && prev > 0) {
-        const T prior = lookback::exclusive_prefix<Tuning>(state, prev, op);
+        if (lane > 0 && lane < Q::warps) warp_before[round % (L + 1)][lane] = w_excl;
         if (lane == 0) {
-          state.publish(prev, lookback::prefix, op(prior, aggregate_of_prev));
+          state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, aggregate);
+          tile_aggregate[round % (L + 1)] = aggregate;
+        }
+      }
+      if (done != none && done > 0) {
+        const T prior = lookback::exclusive_prefix<Tuning>(state, done, op);
+        if (lane == 0) {
+          state.publish(done, lookback::prefix, op(prior, tile_aggregate[(round + 1) % (L + 1)]));
           tile_before = prior;
         }
       }
     }
     __syncthreads();
 
-    // C. The previous tile, scanned from its buffer: back into the buffer (whole tiles, stored in bulk
-    // below) or straight to memory (the last, partial tile).
-    const bool whole = prev != none && prev * Q::tile + Q::tile <= n;
-    if (prev != none) {
-      T x[V][PV];
-      maybe<T> before[V];
-      load(sp, prev, x);
-      scan_warp(x, before);
-      maybe<T> head = prev > 0 ? maybe<T>{tile_before, true} : maybe<T>{T{}, false};
-      if (warp > 0) head = then(head, maybe<T>{warp_before[(round + 1) & 1][warp], true}, op);
+    // C. `done`, scanned: back into its buffer (whole tiles, stored in bulk below) or straight to memory (the
+    // last, partial tile).
+    const bool whole = done != none && done * Q::tile + Q::tile <= n;
+    if (done != none) {
+      T (&x)[V][PV] = L == 1 ? x1 : x2;
+      maybe<T>(&before)[V] = L == 1 ? b1 : b2;
+      if constexpr (!keep) {
+        load(sd, done, x);
+        scan_warp(x, before);
+      }
+      maybe<T> head = done > 0 ? maybe<T>{tile_before, true} : maybe<T>{T{}, false};
+      if (warp > 0) head = then(head, maybe<T>{warp_before[(round + 1) % (L + 1)][warp], true}, op);
       if (!inclusive) head = then(maybe<T>{init, true}, head, op);
-      T* const b = buffers + std::size_t{sp} * Q::tile;
-      const u64 base = prev * Q::tile;
+      T* const b = buffers + std::size_t{sd} * Q::tile;
+      const u64 base = done * Q::tile;
       const unsigned first = warp * Q::warp_items;
 #pragma unroll
       for (unsigned j = 0; j < V; ++j) {
@@ -318,9 +338,22 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     __syncthreads();
 
     if (copier) {
-      if (whole) rounds.store(out + prev * Q::tile, buffers + std::size_t{sp} * Q::tile, Q::tile * unsigned{sizeof(T)});
+      if (whole) rounds.store(out + done * Q::tile, buffers + std::size_t{sd} * Q::tile, Q::tile * unsigned{sizeof(T)});
       rounds.refill(round, whole, receive);
     }
+    if constexpr (keep) {  // the kept scans move one round older
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j) {
+        if constexpr (L == 2) b2[j] = b1[j];
+        b1[j] = bc[j];
+#pragma unroll
+        for (unsigned e = 0; e < PV; ++e) {
+          if constexpr (L == 2) x2[j][e] = x1[j][e];
+          x1[j][e] = xc[j][e];
+        }
+      }
+    }
+    older = prev;
     prev = cur;
   }
   if (copier) rounds.finish();

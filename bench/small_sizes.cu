@@ -1,0 +1,134 @@
+// Study (not part of the build): where one call's time goes at small n, for issue 5's goal of 0.6x CUB's
+// time at 2^16. For n from 2^10 to 2^20 (u32), the median CUDA-event time of one call and of 20 calls back
+// to back, with counts and results left on the device (no host copy inside the timing): an empty kernel
+// (the floor of any call that launches one kernel), two empty kernels (the floor of two), sluice's default
+// through the public API (its async forms) and CUB at its best (int counts, temporary storage allocated once)
+// for inclusive_scan, compact with flags, partition with flags, compact_if and reduce. Every sluice result is
+// checked against CUB's first. Run it under ncu for the kernels' own durations.
+// Build (after the library, build/libsluice.a):
+//   nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include -Ibench bench/small_sizes.cu \
+//     build/libsluice.a -lEGL -lOpenGL -ltbb -Xcompiler -fopenmp -o small_sizes
+#include <cub/device/device_partition.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "event_median.cuh"
+#include "sluice/sluice.hpp"
+
+__global__ void empty_kernel() {}
+
+struct below {
+  unsigned v;
+  __host__ __device__ bool operator()(unsigned x) const { return x < v; }
+};
+
+int failures = 0;
+
+// Median of one call between two events, and the median per call of `batch` calls between two events.
+template <class F>
+void report(unsigned long long n, const char* what, F f) {
+  const float one = event_median_ms(5, 51, [] {}, f);
+  const int batch = 20;
+  const float many = event_median_ms(2, 11, [] {}, [&] {
+    for (int i = 0; i < batch; ++i) f();
+  });
+  std::printf("n=%-8llu %-26s one call %7.2f us   back to back %7.2f us\n", n, what, one * 1e3, many * 1e3 / batch);
+}
+
+int main() {
+  using u32 = unsigned;
+  using u64 = unsigned long long;
+  const sluice::options opt{sluice::device::cuda};
+  const u64 top = u64{1} << 20;
+  std::vector<u32> h(top);
+  std::vector<unsigned char> hf(top);
+  std::mt19937 g(5);
+  for (u64 i = 0; i < top; ++i) h[i] = g() & 0xffff, hf[i] = g() & 1;
+  sluice::device_buffer<u32> in(h), out(top), cub_out(top);
+  sluice::device_buffer<unsigned char> flags(hf);
+  sluice::device_buffer<std::uint64_t> count(1);
+  sluice::device_buffer<int> cub_count(1);
+  sluice::device_buffer<u32> result(1), cub_result(1);
+  const below pred{0x8000};  // about half kept
+  void* temp = nullptr;
+  std::size_t temp_bytes = 0;
+  {  // the largest temporary storage any of the CUB calls asks for
+    std::size_t b = 0;
+    const int nn = static_cast<int>(top);
+    cub::DeviceScan::InclusiveSum(nullptr, b, in.data(), out.data(), nn), temp_bytes = std::max(temp_bytes, b);
+    cub::DeviceSelect::Flagged(nullptr, b, in.data(), flags.data(), out.data(), cub_count.data(), nn), temp_bytes = std::max(temp_bytes, b);
+    cub::DevicePartition::Flagged(nullptr, b, in.data(), flags.data(), out.data(), cub_count.data(), nn), temp_bytes = std::max(temp_bytes, b);
+    cub::DeviceSelect::If(nullptr, b, in.data(), out.data(), cub_count.data(), nn, pred), temp_bytes = std::max(temp_bytes, b);
+    cub::DeviceReduce::Sum(nullptr, b, in.data(), result.data(), nn), temp_bytes = std::max(temp_bytes, b);
+    cudaMalloc(&temp, temp_bytes);
+  }
+  for (u64 n = u64{1} << 10; n <= top; n *= 2) {
+    const int nn = static_cast<int>(n);
+    std::span<const u32> i(in.data(), n);
+    std::span<u32> o(out.data(), n);
+    std::span<const unsigned char> f(flags.data(), n);
+    std::size_t tb = temp_bytes;
+    auto sl_scan = [&] { sluice::inclusive_scan(i, o, sluice::sum{}, opt); };
+    auto cub_scan = [&] { cub::DeviceScan::InclusiveSum(temp, tb, in.data(), cub_out.data(), nn); };
+    auto sl_compact = [&] { sluice::compact_async(i, f, o, count.data(), opt); };
+    auto cub_compact = [&] { cub::DeviceSelect::Flagged(temp, tb, in.data(), flags.data(), cub_out.data(), cub_count.data(), nn); };
+    auto sl_partition = [&] { sluice::partition_flagged_async(i, f, o, count.data(), opt); };
+    auto cub_partition = [&] { cub::DevicePartition::Flagged(temp, tb, in.data(), flags.data(), cub_out.data(), cub_count.data(), nn); };
+    auto sl_compact_if = [&] { sluice::compact_if_async(i, o, sluice::less_than(0x8000u), count.data(), opt); };
+    auto cub_compact_if = [&] { cub::DeviceSelect::If(temp, tb, in.data(), cub_out.data(), cub_count.data(), nn, pred); };
+    auto sl_reduce = [&] { sluice::reduce_async(i, result.data(), 0u, sluice::sum{}, opt); };
+    auto cub_reduce = [&] { cub::DeviceReduce::Sum(temp, tb, in.data(), cub_result.data(), nn); };
+
+    // Checks: sluice against CUB (kept elements and counts; partition's kept run; the sum).
+    auto same = [&](const char* what, bool counted, bool kept_run_only) {
+      cudaDeviceSynchronize();
+      std::vector<u32> a(n), b(n);
+      cudaMemcpy(a.data(), out.data(), n * 4, cudaMemcpyDeviceToHost);
+      cudaMemcpy(b.data(), cub_out.data(), n * 4, cudaMemcpyDeviceToHost);
+      u64 m = n;
+      if (counted) {
+        std::uint64_t c = 0;
+        int cc = 0;
+        cudaMemcpy(&c, count.data(), 8, cudaMemcpyDeviceToHost);
+        cudaMemcpy(&cc, cub_count.data(), 4, cudaMemcpyDeviceToHost);
+        if (c != static_cast<std::uint64_t>(cc)) std::printf("MISMATCH %s n=%llu count %llu against %d\n", what, n, (u64)c, cc), ++failures;
+        m = kept_run_only ? c : std::min<u64>(c, n);
+      }
+      for (u64 k = 0; k < m; ++k)
+        if (a[k] != b[k]) {
+          std::printf("MISMATCH %s n=%llu at %llu\n", what, n, k), ++failures;
+          break;
+        }
+    };
+    sl_scan(), cub_scan(), same("inclusive_scan", false, false);
+    sl_compact(), cub_compact(), same("compact", true, false);
+    sl_partition(), cub_partition(), same("partition", true, true);
+    sl_compact_if(), cub_compact_if(), same("compact_if", true, false);
+    sl_reduce(), cub_reduce(), cudaDeviceSynchronize();
+    u32 r1 = 0, r2 = 0;
+    cudaMemcpy(&r1, result.data(), 4, cudaMemcpyDeviceToHost), cudaMemcpy(&r2, cub_result.data(), 4, cudaMemcpyDeviceToHost);
+    if (r1 != r2) std::printf("MISMATCH reduce n=%llu\n", n), ++failures;
+
+    report(n, "empty kernel", [] { empty_kernel<<<1, 32>>>(); });
+    report(n, "two empty kernels", [] { empty_kernel<<<1, 32>>>(), empty_kernel<<<1, 32>>>(); });
+    report(n, "copy (cudaMemcpyAsync)", [&] { cudaMemcpyAsync(out.data(), in.data(), n * 4, cudaMemcpyDeviceToDevice); });
+    report(n, "sluice inclusive_scan", sl_scan);
+    report(n, "cub inclusive_scan", cub_scan);
+    report(n, "sluice compact", sl_compact);
+    report(n, "cub compact", cub_compact);
+    report(n, "sluice partition", sl_partition);
+    report(n, "cub partition", cub_partition);
+    report(n, "sluice compact_if", sl_compact_if);
+    report(n, "cub compact_if", cub_compact_if);
+    report(n, "sluice reduce", sl_reduce);
+    report(n, "cub reduce", cub_reduce);
+  }
+  cudaFree(temp);
+  std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+  return failures ? 1 : 0;
+}
