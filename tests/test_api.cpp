@@ -704,6 +704,81 @@ TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
   }
 }
 
+// Wide elements past 32-bit element indices (SLUICE_TEST_HUGE=1 as above): 2^31 + 1000 eight-byte
+// elements (compact and partition with flags, the single-pass 8-byte scan, reduce, radix_sort of u32 keys
+// with 8-byte values) and 2^31 + 1000 sixteen-byte ones (compact: 34 GB in, 34 GB out), every element checked.
+TEST_F(gpu, huge_wide_elements_past_32_bit_indices) {
+  if (!huge_wanted()) GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 72 GB of device memory)";
+  const options opt{device::cuda};
+  const std::size_t n = huge_words;
+  auto hash = [](std::size_t i) { return i * 0x9e3779b97f4a7c15ull; };
+  std::vector<std::uint8_t> f(n);
+  for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>((hash(i) >> 50) % 3 == 0);
+  device_buffer<std::uint8_t> flags(f);
+  {  // first, while the device is empty: 34 GB in and 34 GB out leave no room for the pool's leftovers
+    std::vector<vec4u> h(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t x = hash(i);
+      h[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i >> 32), static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(x >> 32)};
+    }
+    device_buffer<vec4u> in(h), out(n);
+    const std::uint64_t c = sluice::compact(in, flags, out, opt);
+    const auto got = out.download();
+    std::uint64_t k = 0, bad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (f[i]) bad += got[k++] != h[i];
+    EXPECT_EQ(c, k);
+    EXPECT_EQ(bad, 0u) << "compact vec4u";
+  }
+  {
+    std::vector<std::uint64_t> h(n);
+    for (std::size_t i = 0; i < n; ++i) h[i] = hash(i) >> 3;
+    device_buffer<std::uint64_t> in(h), out(n);
+    const std::uint64_t c = sluice::compact(in, flags, out, opt);
+    auto got = out.download();
+    std::uint64_t k = 0, bad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (f[i]) bad += got[k++] != h[i];
+    EXPECT_EQ(c, k);
+    EXPECT_EQ(bad, 0u) << "compact u64";
+    const std::uint64_t kept = sluice::partition_flagged(in, flags, out, opt);
+    got = out.download();
+    std::uint64_t r = kept;
+    k = 0, bad = 0;
+    for (std::size_t i = 0; i < n; ++i) bad += f[i] ? got[k++] != h[i] : got[r++] != h[i];
+    EXPECT_EQ(kept, k);
+    EXPECT_EQ(r, n);
+    EXPECT_EQ(bad, 0u) << "partition u64";
+    sluice::inclusive_scan(in, out, sum{}, opt);
+    got = out.download();
+    std::uint64_t acc = 0;
+    bad = 0;
+    for (std::size_t i = 0; i < n; ++i) acc += h[i], bad += got[i] != acc;
+    EXPECT_EQ(bad, 0u) << "inclusive_scan u64";
+    EXPECT_EQ(sluice::reduce(in, std::uint64_t{0}, sum{}, opt), acc) << "reduce u64";
+  }
+  {  // u32 keys with 8-byte values: each value its input position, checked as in the pairs test above
+    std::vector<std::uint32_t> hk = huge_word_input();
+    std::vector<std::uint64_t> positions(n);
+    std::iota(positions.begin(), positions.end(), std::uint64_t{0});
+    device_buffer<std::uint32_t> keys(hk);
+    device_buffer<std::uint64_t> values(positions);
+    std::vector<std::uint64_t>().swap(positions);
+    sluice::radix_sort(keys, values, order::ascending, {}, opt);
+    const auto k = keys.download();
+    const auto v = values.download();
+    std::vector<bool> seen(n);
+    std::uint64_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t p = v[i];
+      const bool ok = p < n && !seen[p] && k[i] == hk[p] && (i == 0 || k[i - 1] < k[i] || (k[i - 1] == k[i] && v[i - 1] < p));
+      if (p < n) seen[p] = true;
+      wrong += !ok;
+    }
+    EXPECT_EQ(wrong, 0u) << "radix_sort u32 keys, u64 values";
+  }
+}
+
 // device_buffer(n) is zeroed, and the zeroes are there for a kernel on a non-blocking stream at once.
 TEST_F(gpu, device_buffer_starts_zeroed) {
   cudaStream_t s;
