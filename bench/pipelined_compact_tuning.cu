@@ -17,7 +17,7 @@ using namespace sluice::cuda_backend;
 using sluice::detail::setting;
 namespace sl = select_lookback;
 
-template <class T, bool F, unsigned V, unsigned S, unsigned B, unsigned L = F ? 1 : 2, unsigned long long MinTiles = 1>
+template <class T, bool F, unsigned V, unsigned S, unsigned B, unsigned L = 1, unsigned long long MinTiles = 1>
 struct cfg : sl::pipeline<T, F, V, S, B, L> {
   static constexpr u64 min_tiles = MinTiles;
 };

@@ -1,6 +1,7 @@
 // Tuning study of decoupled-lookback's pipelined scan path (not part of the build): stages of bulk copies
-// per block and resident blocks per SM, against the single pass, cub::DeviceScan and a device copy, for u32
-// (and u64) from 2^20 to 2^28; every configuration's output is checked against a host scan first.
+// per block, resident blocks per SM, round layouts (rescan or keep, lag 1 or 2), against the single pass,
+// cub::DeviceScan and a device copy, for u32 (and u64 with the argument u64) from 2^20 to 2^28; every
+// configuration's output is checked against a host scan first.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/pipelined_scan_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o pipelined_scan_tuning
 #include <cub/device/device_scan.cuh>
 
@@ -17,7 +18,9 @@ using namespace sluice::cuda_backend;
 using lookback_tuning = sluice::cuda_backend::lookback::tuning;
 
 using decoupled_lookback::schedule;
-template <class T, unsigned V, unsigned S, unsigned B, unsigned long long MinTiles = 1, schedule O = schedule::rescan, unsigned L = 1>  // the old default
+// A configuration: V vectors per thread, S buffers, B blocks per SM; by default the round layout of stop 21
+// (rescan, lag 1), the default until stop 23.
+template <class T, unsigned V, unsigned S, unsigned B, unsigned long long MinTiles = 1, schedule O = schedule::rescan, unsigned L = 1>
 struct cfg : decoupled_lookback::pipeline<T, V, S, B, O, L> {
   static constexpr u64 min_tiles = MinTiles;
 };
