@@ -47,11 +47,13 @@ for s in $steps; do
     sanitize-tests)
       # compute-sanitizer over the GPU tests of the test binary (SANITIZE_TESTS, default gpu.*: the API-level GPU
       # tests: misaligned moves, CUDA graphs, cooperative and pipelined paths, huge tests excluded unless
-      # SLUICE_TEST_HUGE is set). API errors the tests provoke on purpose (out of memory, host pointers) are not
-      # reported; memory, race, barrier and initialization errors are.
+      # SLUICE_TEST_HUGE is set). SLUICE_TEST_SANITIZE=1: the large scan, compaction and partition tests run
+      # smaller inputs with their paths named (tests/test_api.cpp, sanitizing()). API errors the tests provoke
+      # on purpose (out of memory, host pointers) are not reported; memory, race, barrier and initialization
+      # errors are.
       for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         step "compute-sanitizer --tool $tool over the tests ${SANITIZE_TESTS:-gpu.*}"
-        SLUICE_TEST_QUICK=1 sanitized "$OUT/sanitize-tests-$tool.log" "$tool" ${SANITIZE_TIMEOUT:-600} --tool $tool --report-api-errors no \
+        SLUICE_TEST_QUICK=1 SLUICE_TEST_SANITIZE=1 sanitized "$OUT/sanitize-tests-$tool.log" "$tool" ${SANITIZE_TIMEOUT:-600} --tool $tool --report-api-errors no \
           "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_TESTS:-gpu.*}"
       done ;;
     huge)

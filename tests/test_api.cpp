@@ -337,6 +337,14 @@ TEST_F(gpu, kit_scan_block_sizes_are_checked) {
 
 // Starts that are not 16-byte aligned (in and out offset alike, or differently) take the element-wise path of
 // the vectorised scans; every CUDA scan must give the serial answer there, in place or not.
+// Under compute-sanitizer (SLUICE_TEST_SANITIZE=1, which scripts/device_check.sh sanitize-tests sets), the
+// large tests below run smaller inputs and name the paths they exist for (pipelined=on, resident=off), so that
+// racecheck and initcheck, which slow kernels by orders of magnitude, finish over the same code.
+bool sanitizing() {
+  const char* v = std::getenv("SLUICE_TEST_SANITIZE");
+  return v && std::string(v) == "1";
+}
+
 TEST_F(gpu, scans_of_misaligned_ranges) {
   const std::size_t n = 3 * 4096 + 77;
   std::vector<std::uint32_t> host(n + 8);
@@ -415,7 +423,10 @@ TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
   const std::uint32_t limit = 1u << 24;  // about half kept by the predicate
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
-  for (const std::size_t n : {std::size_t{8192} + 1, std::size_t{300} * 8192 + 77, std::size_t{2000} * 8192 + 5}) {
+  // Sanitizing: no size past the resident grid; resident=off takes its paths at 40 tiles.
+  const std::vector<std::size_t> sizes = sanitizing() ? std::vector<std::size_t>{8192 + 1, 40 * 8192 + 77}
+                                                      : std::vector<std::size_t>{8192 + 1, 300 * 8192 + 77, 2000 * 8192 + 5};
+  for (const std::size_t n : sizes) {
     std::vector<std::uint32_t> h(n), by_flags, by_pred, rejected_f, rejected_p;
     std::vector<std::uint8_t> hf(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -430,7 +441,8 @@ TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
     device_buffer<std::uint32_t> in(h), out(n);
     device_buffer<std::uint8_t> flags(hf);
     for (const char* spec : {"best", "decoupled-lookback:resident=on", "decoupled-lookback:resident=off",
-                             "decoupled-lookback:resident=on,phased=off", "decoupled-lookback:resident=off,phased=off"}) {
+                             "decoupled-lookback:resident=on,phased=off", "decoupled-lookback:resident=off,phased=off",
+                             "decoupled-lookback:resident=off,phased=on"}) {
       SCOPED_TRACE(std::string(spec) + " n=" + std::to_string(n));
       const options o{device::cuda, spec, s};
       EXPECT_EQ(sluice::partition_flagged(in, flags, out, o), kept_f);
@@ -438,7 +450,7 @@ TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
       EXPECT_EQ(sluice::partition(in, out, less_than(limit), o), kept_p);
       EXPECT_TRUE(out.download() == by_pred);
     }
-    if (n > 100 * 8192 && n < 1000 * 8192) {
+    if (n == sizes[1]) {  // resident
       device_buffer<std::uint64_t> count(1);
       cudaGraph_t graph;
       ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
@@ -461,7 +473,8 @@ TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
 // persistent grid): every element checked, inclusive, exclusive and in place, called directly and replayed
 // from a CUDA graph.
 TEST_F(gpu, large_scans_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
-  const std::size_t n = (std::size_t{1} << 24) + 4097;  // a partial last tile whose bytes end off a 16-byte unit
+  // A partial last tile whose bytes end off a 16-byte unit; sanitizing, 2^18 + 4097 with the pipeline named.
+  const std::size_t n = (std::size_t{1} << (sanitizing() ? 18 : 24)) + 4097;
   std::vector<std::uint32_t> h(n);
   for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 7);
   std::vector<std::uint32_t> incl(n), excl(n);
@@ -470,7 +483,7 @@ TEST_F(gpu, large_scans_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
   device_buffer<std::uint32_t> in(h), out(n), inplace(h), graphed(n);
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
-  const options opt{device::cuda, "best", s};
+  const options opt{device::cuda, sanitizing() ? "decoupled-lookback:pipelined=on" : "best", s};
   sluice::inclusive_scan(in, out, sum{}, opt);
   EXPECT_TRUE(out.download() == incl);
   sluice::exclusive_scan(in, out, 5u, sum{}, opt);
@@ -496,7 +509,7 @@ TEST_F(gpu, large_scans_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
 // a partial last tile whose bytes end off a 16-byte unit, an output shorter than the kept run (nothing written
 // past it), and a capture in a CUDA graph replayed twice.
 TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
-  const std::size_t n = (std::size_t{1} << 24) + 4097;
+  const std::size_t n = (std::size_t{1} << (sanitizing() ? 18 : 24)) + 4097;  // sanitizing: the paths named below
   const std::uint32_t limit = 1u << 24;  // h spans [0, 2^25): about half kept by the predicate
   std::vector<std::uint32_t> h(n), by_flags, by_pred;
   std::vector<std::uint8_t> hf(n);
@@ -516,6 +529,12 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
   const options opt{device::cuda, "best", s};
+  if (sanitizing()) {  // the paths "best" takes at 2^24: phased with flags, the pipeline with a predicate
+    EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:phased=on", s}), by_flags.size());
+    EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
+    EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), {device::cuda, "decoupled-lookback:pipelined=on", s}), by_pred.size());
+    EXPECT_TRUE(prefix_is(out.download(), by_pred, by_pred.size()));
+  }
   EXPECT_EQ(sluice::compact(in, flags, out, opt), by_flags.size());
   EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
   EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), opt), by_pred.size());
