@@ -589,6 +589,46 @@ std::vector<std::uint32_t> huge_word_input() {
   return h;
 }
 
+// The huge tests' checks, one pass over the host arrays each.
+// Stable selection: how many of got's first elements differ from the elements of h that kept(i) selects, in
+// order, and how many it selects.
+struct run_check {
+  std::uint64_t wrong, kept;
+};
+template <class T, class Kept>
+run_check check_kept_run(const std::vector<T>& got, const std::vector<T>& h, Kept kept) {
+  run_check c{0, 0};
+  for (std::size_t i = 0; i < h.size(); ++i)
+    if (kept(i)) c.wrong += got[c.kept++] != h[i];
+  return c;
+}
+// Stable partition with `count` reported kept: the kept run, then from `count` on the rejected run, both in
+// input order; `end` is where the rejected run ends (h.size() when all is well).
+struct partition_check {
+  std::uint64_t wrong, kept, end;
+};
+template <class T, class Kept>
+partition_check check_partition(const std::vector<T>& got, const std::vector<T>& h, std::uint64_t count, Kept kept) {
+  partition_check c{0, 0, count};
+  for (std::size_t i = 0; i < h.size(); ++i) c.wrong += kept(i) ? got[c.kept++] != h[i] : got[c.end++] != h[i];
+  return c;
+}
+// Keys h sorted with values that were their input positions, checked in O(n): keys in order, each value a
+// position holding its key, every position once, equal keys in input order (stable). The places that fail.
+template <class K, class V>
+std::uint64_t pair_sort_errors(const std::vector<K>& h, const std::vector<K>& keys, const std::vector<V>& vals) {
+  const std::size_t n = h.size();
+  std::vector<bool> seen(n);
+  std::uint64_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const V v = vals[i];
+    const bool ok = v < n && !seen[v] && keys[i] == h[v] && (i == 0 || keys[i - 1] < keys[i] || (keys[i - 1] == keys[i] && vals[i - 1] < v));
+    if (v < n) seen[v] = true;
+    wrong += !ok;
+  }
+  return wrong;
+}
+
 // Issue 9's huge inputs: more than 2^32 one-byte elements (compact, compact_if, partition) and more than 2^31
 // four-byte ones (scan, reduce, radix sort), every element checked against the host: no 32-bit index may
 // overflow. Needs about 13 GB of device memory and a minute of host checking, so it runs when asked:
@@ -646,8 +686,7 @@ TEST_F(gpu, huge_inputs_past_32_bit_indices) {
 
 // More forms past 32-bit indices (SLUICE_TEST_HUGE=1 as above): the single-pass compact (phased=off),
 // compact_unordered, partition by predicate, exclusive_scan, the single-pass inclusive scan (pipelined=off)
-// and radix_sort of key-value pairs. The sort is checked in O(n) on the host: keys in order, each value an
-// input position holding its key, every position once, and equal keys in input order (stable).
+// and radix_sort of key-value pairs (checked in O(n) by pair_sort_errors).
 TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
   if (!huge_wanted()) GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 33 GB of device memory)";
   const options opt{device::cuda};
@@ -661,12 +700,8 @@ TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
       if (f[i]) ++want_hist[h[i]], ++want_kept;
     {  // the single pass
       const std::uint64_t c = sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:phased=off"});
-      const auto got = out.download();
-      std::uint64_t k = 0, bad = 0;
-      for (std::size_t i = 0; i < n; ++i)
-        if (f[i]) bad += got[k++] != h[i];
       EXPECT_EQ(c, want_kept);
-      EXPECT_EQ(bad, 0u) << "compact phased=off";
+      EXPECT_EQ(check_kept_run(out.download(), h, [&](std::size_t i) { return f[i] != 0; }).wrong, 0u) << "compact phased=off";
     }
     {  // unordered: the kept multiset
       const std::uint64_t c = sluice::compact_unordered(in, flags, out, opt);
@@ -678,12 +713,10 @@ TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
     }
     {  // partition by predicate: kept run, then rejected run, both in input order
       const std::uint64_t c = sluice::partition(in, out, less_than<std::uint8_t>(100), opt);
-      const auto got = out.download();
-      std::uint64_t k = 0, r = c, bad = 0;
-      for (std::size_t i = 0; i < n; ++i) bad += h[i] < 100 ? got[k++] != h[i] : got[r++] != h[i];
-      EXPECT_EQ(c, k);
-      EXPECT_EQ(r, n);
-      EXPECT_EQ(bad, 0u) << "partition by predicate";
+      const partition_check p = check_partition(out.download(), h, c, [&](std::size_t i) { return h[i] < 100; });
+      EXPECT_EQ(c, p.kept);
+      EXPECT_EQ(p.end, n);
+      EXPECT_EQ(p.wrong, 0u) << "partition by predicate";
     }
   }
   {
@@ -708,17 +741,7 @@ TEST_F(gpu, huge_inputs_more_forms_past_32_bit_indices) {
       device_buffer<std::uint32_t> values(positions);
       std::vector<std::uint32_t>().swap(positions);
       sluice::radix_sort(in, values, order::ascending, {}, opt);
-      const auto keys = in.download(), vals = values.download();
-      std::vector<bool> seen(n);
-      std::uint64_t wrong = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint32_t v = vals[i];
-        const bool ok = v < n && !seen[v] && keys[i] == h[v] &&
-                        (i == 0 || keys[i - 1] < keys[i] || (keys[i - 1] == keys[i] && vals[i - 1] < v));
-        if (v < n) seen[v] = true;
-        wrong += !ok;
-      }
-      EXPECT_EQ(wrong, 0u) << "radix_sort pairs";
+      EXPECT_EQ(pair_sort_errors(h, in.download(), values.download()), 0u) << "radix_sort pairs";
     }
   }
 }
@@ -734,6 +757,7 @@ TEST_F(gpu, huge_wide_elements_past_32_bit_indices) {
   std::vector<std::uint8_t> f(n);
   for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>((hash(i) >> 50) % 3 == 0);
   device_buffer<std::uint8_t> flags(f);
+  auto kept = [&](std::size_t i) { return f[i] != 0; };
   {  // first, while the device is empty: 34 GB in and 34 GB out leave no room for the pool's leftovers
     std::vector<vec4u> h(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -742,36 +766,26 @@ TEST_F(gpu, huge_wide_elements_past_32_bit_indices) {
     }
     device_buffer<vec4u> in(h), out(n);
     const std::uint64_t c = sluice::compact(in, flags, out, opt);
-    const auto got = out.download();
-    std::uint64_t k = 0, bad = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (f[i]) bad += got[k++] != h[i];
-    EXPECT_EQ(c, k);
-    EXPECT_EQ(bad, 0u) << "compact vec4u";
+    const run_check r = check_kept_run(out.download(), h, kept);
+    EXPECT_EQ(c, r.kept);
+    EXPECT_EQ(r.wrong, 0u) << "compact vec4u";
   }
   {
     std::vector<std::uint64_t> h(n);
     for (std::size_t i = 0; i < n; ++i) h[i] = hash(i) >> 3;
     device_buffer<std::uint64_t> in(h), out(n);
     const std::uint64_t c = sluice::compact(in, flags, out, opt);
-    auto got = out.download();
-    std::uint64_t k = 0, bad = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (f[i]) bad += got[k++] != h[i];
-    EXPECT_EQ(c, k);
-    EXPECT_EQ(bad, 0u) << "compact u64";
-    const std::uint64_t kept = sluice::partition_flagged(in, flags, out, opt);
-    got = out.download();
-    std::uint64_t r = kept;
-    k = 0, bad = 0;
-    for (std::size_t i = 0; i < n; ++i) bad += f[i] ? got[k++] != h[i] : got[r++] != h[i];
-    EXPECT_EQ(kept, k);
-    EXPECT_EQ(r, n);
-    EXPECT_EQ(bad, 0u) << "partition u64";
+    const run_check r = check_kept_run(out.download(), h, kept);
+    EXPECT_EQ(c, r.kept);
+    EXPECT_EQ(r.wrong, 0u) << "compact u64";
+    const std::uint64_t count = sluice::partition_flagged(in, flags, out, opt);
+    const partition_check p = check_partition(out.download(), h, count, kept);
+    EXPECT_EQ(count, p.kept);
+    EXPECT_EQ(p.end, n);
+    EXPECT_EQ(p.wrong, 0u) << "partition u64";
     sluice::inclusive_scan(in, out, sum{}, opt);
-    got = out.download();
-    std::uint64_t acc = 0;
-    bad = 0;
+    const auto got = out.download();
+    std::uint64_t acc = 0, bad = 0;
     for (std::size_t i = 0; i < n; ++i) acc += h[i], bad += got[i] != acc;
     EXPECT_EQ(bad, 0u) << "inclusive_scan u64";
     EXPECT_EQ(sluice::reduce(in, std::uint64_t{0}, sum{}, opt), acc) << "reduce u64";
@@ -784,17 +798,7 @@ TEST_F(gpu, huge_wide_elements_past_32_bit_indices) {
     device_buffer<std::uint64_t> values(positions);
     std::vector<std::uint64_t>().swap(positions);
     sluice::radix_sort(keys, values, order::ascending, {}, opt);
-    const auto k = keys.download();
-    const auto v = values.download();
-    std::vector<bool> seen(n);
-    std::uint64_t wrong = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint64_t p = v[i];
-      const bool ok = p < n && !seen[p] && k[i] == hk[p] && (i == 0 || k[i - 1] < k[i] || (k[i - 1] == k[i] && v[i - 1] < p));
-      if (p < n) seen[p] = true;
-      wrong += !ok;
-    }
-    EXPECT_EQ(wrong, 0u) << "radix_sort u32 keys, u64 values";
+    EXPECT_EQ(pair_sort_errors(hk, keys.download(), values.download()), 0u) << "radix_sort u32 keys, u64 values";
   }
 }
 
