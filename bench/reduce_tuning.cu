@@ -4,7 +4,8 @@
 // production suite's: GB/s of the bytes read, fraction of the copy's rate (bytes read + written). Every
 // configuration is checked first: u32 exactly, f32 within 1e-5 of a host double sum and bitwise the same
 // on a second run; each also at a start one element past the 16-byte boundary. "quick": fewer cases; "small":
-// sizes up to 2^16 only, with every single-launch limit.
+// sizes up to 2^16 only, with every single-launch limit; "commuting": the quick sizes with the layouts for
+// commuting operators below.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -32,6 +33,103 @@ struct cfg : vectorized::policy<T, V, B> {
   static constexpr u64 single_launch_max = Single;
 };
 
+// Two layouts for operators that commute as well (sum, min, max: the reduction order is still fixed, so f32
+// sums stay the same from run to run), measured against the in-order default (docs/performance.md "Reduce"):
+// - warp runs, each thread accumulating its lanes' elements over the whole run, one warp reduction at the end
+//   (the default reduces every 16-byte vector across the warp in order: five shuffles per vector);
+// - block runs as CUB lays them out: `Waves` waves of BlocksPerSm blocks per SM, block b a contiguous run of
+//   block tiles (256 threads x V vectors), thread t loading vectors t, t + 256, ... of each, accumulating in
+//   registers; one block reduction at the end.
+namespace commuting {
+// How the 16-byte loads go: plain, through the non-coherent path (ld.global.nc, CUB's LOAD_LDG), streaming
+// (ld.global.cs, evict first), or non-coherent without L1 allocation and with a 256-byte L2 prefetch hint.
+enum class ld { plain, nc, cs, nc_256 };
+template <ld L>
+__device__ __forceinline__ uint4 load16(const uint4* p) {
+  if constexpr (L == ld::plain) {
+    return *p;
+  } else if constexpr (L == ld::nc) {
+    return __ldg(p);
+  } else if constexpr (L == ld::cs) {
+    return __ldcs(p);
+  } else {
+    uint4 v;
+    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+        : "l"(p));
+    return v;
+  }
+}
+template <class T>
+__device__ T block_sum(T acc) {
+  using block_reduce = cub::BlockReduce<T, 256>;
+  __shared__ typename block_reduce::TempStorage storage;
+  return block_reduce(storage).Sum(acc);
+}
+template <class T, unsigned V, ld L>
+__global__ void __launch_bounds__(256) warp_runs(const T* body, u64 tiles, maybe<T>* partials) {
+  constexpr unsigned per = 16 / sizeof(T), tile = 32 * V * per;
+  const unsigned lane = threadIdx.x & 31u;
+  const u64 units = u64{gridDim.x} * 8, u = u64{blockIdx.x} * 8 + threadIdx.x / 32;
+  const u64 first = u * tiles / units, last = (u + 1) * tiles / units;
+  T acc = T{};
+  for (u64 t = first; t < last; ++t) {
+    const uint4* src = reinterpret_cast<const uint4*>(body + t * tile);
+    vec16<T> v[V];
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j) v[j].raw = load16<L>(src + j * 32 + lane);
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+      for (unsigned e = 0; e < per; ++e) acc += v[j].e[e];
+  }
+  const T b = block_sum(acc);
+  if (threadIdx.x == 0) partials[blockIdx.x] = {b, true};
+}
+template <class T, unsigned V, ld L>
+__global__ void __launch_bounds__(256) block_runs(const T* body, u64 tiles, maybe<T>* partials) {
+  constexpr unsigned per = 16 / sizeof(T), tile = 256 * V * per;
+  const u64 first = u64{blockIdx.x} * tiles / gridDim.x, last = (u64{blockIdx.x} + 1) * tiles / gridDim.x;
+  T acc = T{};
+  for (u64 t = first; t < last; ++t) {
+    const uint4* src = reinterpret_cast<const uint4*>(body + t * tile);
+    vec16<T> v[V];
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j) v[j].raw = load16<L>(src + j * 256 + threadIdx.x);
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+      for (unsigned e = 0; e < per; ++e) acc += v[j].e[e];
+  }
+  const T b = block_sum(acc);
+  if (threadIdx.x == 0) partials[blockIdx.x] = {b, true};
+}
+
+// Block runs (Block) or warp runs; the head, tail and partials through the default's final kernel.
+template <class T, bool Block, unsigned V, unsigned BlocksPerSm, unsigned Waves, ld L>
+void run(const T* in, u64 n, T* result, T* scratch_area) {
+  using P = vectorized::policy<T>;
+  constexpr u64 tile = (Block ? 256 : 32) * V * (16 / sizeof(T));
+  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
+  if (head > n) head = n;
+  const u64 tiles = (n - head) / tile, tail_at = head + tiles * tile;
+  auto* partials = reinterpret_cast<maybe<T>*>(scratch_area);
+  u64 blocks = 0;
+  if (tiles > 0) {
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const u64 cap = u64(sms) * BlocksPerSm * Waves;
+    blocks = Block ? tiles : ceil_div(tiles, u64{8});
+    if (blocks > cap) blocks = cap;
+    if constexpr (Block)
+      block_runs<T, V, L><<<unsigned(blocks), 256>>>(in + head, tiles, partials);
+    else
+      warp_runs<T, V, L><<<unsigned(blocks), 256>>>(in + head, tiles, partials);
+  }
+  vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, partials, blocks, tail_at, n, sluice::sum{}, T{}, result);
+}
+}  // namespace commuting
+
 // The input: a hash of the index, the same on host and device, so no host copy of up to 4 GiB is needed;
 // u32 takes all 32 bits, f32 is in [0, 1) (no cancellation, so a relative tolerance means something).
 __host__ __device__ inline unsigned mix(u64 i) {
@@ -55,6 +153,7 @@ __global__ void fill(T* p, u64 n) {
 int failures = 0;
 bool quick = false;
 bool small_only = false;  // "small": sizes up to small_max, every single-launch limit
+bool commuting_rows = false;  // "commuting": the commuting layouts beside the default, from 2^24 on
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
 template <class T>
@@ -148,9 +247,31 @@ struct study {
     report(label, ms, n <= small_max ? time_back_to_back([&] { launch(in, n, result); }) : 0);
   }
 
+  template <bool Block, unsigned V, unsigned B, unsigned W, commuting::ld L = commuting::ld::plain>
+  void commuting_row(const char* label, bool timed) {
+    const auto launch = [this](const T* p, u64 m, T* r) { commuting::run<T, Block, V, B, W, L>(p, m, r, out); };
+    check(label, launch);
+    if (!timed) return;
+    const float ms = time([&] { launch(in, n, result); });
+    report(label, ms, n <= small_max ? time_back_to_back([&] { launch(in, n, result); }) : 0);
+  }
+
   void configs(bool timed) {
     const bool all = !quick && !small_only, small = n <= small_max;
     row<vectorized::policy<T>>("default (4 vec, 8/SM)", timed);
+    if (commuting_rows && n > small_max) {  // the commuting layouts (their partials in `out`, the copy's output)
+      using commuting::ld;
+      commuting_row<false, 4, 8, 1>("commuting warp runs 4 vec 8/SM", timed);
+      commuting_row<false, 4, 8, 1, ld::nc>("commuting warp runs 4 vec 8/SM nc", timed);
+      commuting_row<false, 4, 8, 1, ld::cs>("commuting warp runs 4 vec 8/SM cs", timed);
+      commuting_row<false, 4, 8, 1, ld::nc_256>("commuting warp runs 4 vec 8/SM nc 256B", timed);
+      commuting_row<false, 8, 8, 1, ld::nc>("commuting warp runs 8 vec 8/SM nc", timed);
+      commuting_row<true, 4, 8, 1>("commuting block runs 4 vec 8/SM 1 wave", timed);
+      commuting_row<true, 4, 8, 1, ld::nc>("commuting block runs 4 vec 8/SM 1 wave nc", timed);
+      commuting_row<true, 4, 8, 1, ld::nc_256>("commuting block runs 4 vec 8/SM 1 wave nc 256B", timed);
+      commuting_row<true, 4, 8, 5, ld::nc>("commuting block runs 4 vec 8/SM 5 waves nc", timed);
+      commuting_row<false, 4, 8, 1>("commuting warp runs 4 vec 8/SM (again)", timed);
+    }
     if (all) {
       row<cfg<T, 4, 16>>("4 vec 16/SM", timed);
       row<cfg<T, 8, 8>>("8 vec  8/SM", timed);
@@ -170,7 +291,7 @@ struct study {
     for (u64 k = 10; k <= 16; ++k)
       if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && (!quick || k == 24 || k == 28)) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && (!quick || k == 24 || k == 28 || (commuting_rows && (k == 26 || k == 30)))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -196,6 +317,8 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IONBF, 0);
   quick = argc > 1 && std::string_view(argv[1]) == "quick";
   small_only = argc > 1 && std::string_view(argv[1]) == "small";
+  commuting_rows = argc > 1 && std::string_view(argv[1]) == "commuting";
+  quick = quick || commuting_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);

@@ -45,16 +45,20 @@ for s in $steps; do
         done
       done ;;
     sanitize-tests)
-      # compute-sanitizer over the GPU tests of the test binary (SANITIZE_TESTS, default gpu.*: the API-level GPU
-      # tests: misaligned moves, CUDA graphs, cooperative and pipelined paths, huge tests excluded unless
-      # SLUICE_TEST_HUGE is set). SLUICE_TEST_SANITIZE=1: the large scan, compaction and partition tests run
-      # smaller inputs with their paths named (tests/test_api.cpp, sanitizing()). API errors the tests provoke
-      # on purpose (out of memory, host pointers) are not reported; memory, race, barrier and initialization
-      # errors are.
+      # compute-sanitizer over the GPU tests of the test binary (SANITIZE_TESTS, default every GPU test: gpu.*,
+      # the API-level tests: misaligned moves, CUDA graphs, cooperative and pipelined paths, huge tests excluded
+      # unless SLUICE_TEST_HUGE is set; cuda/*, the papers' and the production variants' parameters; and
+      # registry/*cuda*, every CUDA entry on the generator matrix). SLUICE_TEST_SANITIZE=1: the matrix stops at
+      # 2^14 + 1 elements and the large scan, compaction and partition tests run smaller inputs with their paths
+      # named, the pipeline on 7 blocks so that each takes several rounds (tests/test_api.cpp, sanitizing()).
+      # API errors the tests provoke on purpose (out of memory, host pointers) are not reported; memory, race,
+      # barrier and initialization errors are. One tool takes minutes (racecheck the longest, about a minute per
+      # papers' block-compaction variant at 2^14 + 1; SLUICE_TEST_MAX_SIZE=4097 lowers the cap): under the device
+      # tool's 10-minute limit, run one or two per call (SANITIZE_TOOLS) or part of the tests (SANITIZE_TESTS).
       for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
-        step "compute-sanitizer --tool $tool over the tests ${SANITIZE_TESTS:-gpu.*}"
+        step "compute-sanitizer --tool $tool over the tests ${SANITIZE_TESTS:-gpu.*:cuda/*:registry/*cuda*}"
         SLUICE_TEST_QUICK=1 SLUICE_TEST_SANITIZE=1 sanitized "$OUT/sanitize-tests-$tool.log" "$tool" ${SANITIZE_TIMEOUT:-600} --tool $tool --report-api-errors no \
-          "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_TESTS:-gpu.*}"
+          "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_TESTS:-gpu.*:cuda/*:registry/*cuda*}"
       done ;;
     huge)
       step "huge inputs: more than 2^32 one-byte and 2^31 four-, eight- and sixteen-byte elements (up to about 72 GB of device memory)"

@@ -62,11 +62,14 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   EXPECT_TRUE(takes_params(compact, "decoupled-lookback:phased=off", "t"));
   EXPECT_TRUE(takes_params(compact, "decoupled-lookback:pipelined=on", "t"));
   EXPECT_TRUE(takes_params(compact, "decoupled-lookback:phased=off,pipelined=on", "t"));
+  EXPECT_TRUE(takes_params(scan, "decoupled-lookback:pipelined=on,blocks=3", "t"));
+  EXPECT_TRUE(takes_params(compact, "decoupled-lookback:blocks=3", "t"));
   const auto& partition = find_algorithm(primitive::partition, device::cuda, "decoupled-lookback", "t");
   EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=on", "t"));
   EXPECT_FALSE(takes_params(partition, "decoupled-lookback:phased=off,pipelined=on", "t"));
   EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=off,resident=on", "t"));
   EXPECT_FALSE(takes_params(compact, "decoupled-lookback:resident=on", "t"));
+  EXPECT_FALSE(takes_params(partition, "decoupled-lookback:blocks=3", "t"));
   EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2", "t"));
   EXPECT_FALSE(takes_params(cpu, "billeter:s=2", "t"));  // "threads=" ends in "s=": a key starts after a space or comma
   // Keys listed without a default ("P", "P, simd=popc|prefix"), as the CUDA papers' variants list theirs.
@@ -316,6 +319,10 @@ TEST_F(gpu, bad_parameters_name_the_algorithm_and_the_choices) {
   expect_error(errc::invalid_argument, {"scan=kogge", "blelloch, hillis-steele"}, call("roger:scan=kogge"));
   expect_error(errc::invalid_argument, {"'decoupled-lookback:phased=maybe'", "auto, on, off"}, call("decoupled-lookback:phased=maybe"));
   EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:phased=on"}), 100u);
+  expect_error(errc::invalid_argument, {"blocks=0", "[1, 1048576]"}, call("decoupled-lookback:blocks=0"));
+  EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:pipelined=on,blocks=1"}), 100u);
+  expect_error(errc::invalid_argument, {"unknown parameter 'blocks'", "valid: phased, resident"},
+               [&] { (void)sluice::partition_flagged(v, f, out, {device::cuda, "decoupled-lookback:blocks=2"}); });
   expect_error(errc::invalid_argument, {"unknown parameter 't'", "valid: P, simd"}, call("billeter-staged:t=5"));
   expect_error(errc::invalid_argument, {"P=0"}, call("billeter:P=0"));
   expect_error(errc::invalid_argument, {"takes no parameters"}, call("horn:s=1"));
@@ -344,6 +351,9 @@ bool sanitizing() {
   const char* v = std::getenv("SLUICE_TEST_SANITIZE");
   return v && std::string(v) == "1";
 }
+// The pipelined path by name; sanitizing, on a grid of 7 blocks, so that at the smaller sizes each block still
+// takes several rounds through its shared-memory buffers, as every block does at 2^24.
+const char* pipelined_spec() { return sanitizing() ? "decoupled-lookback:pipelined=on,blocks=7" : "decoupled-lookback:pipelined=on"; }
 
 TEST_F(gpu, scans_of_misaligned_ranges) {
   const std::size_t n = 3 * 4096 + 77;
@@ -483,7 +493,7 @@ TEST_F(gpu, large_scans_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
   device_buffer<std::uint32_t> in(h), out(n), inplace(h), graphed(n);
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
-  const options opt{device::cuda, sanitizing() ? "decoupled-lookback:pipelined=on" : "best", s};
+  const options opt{device::cuda, sanitizing() ? pipelined_spec() : "best", s};
   sluice::inclusive_scan(in, out, sum{}, opt);
   EXPECT_TRUE(out.download() == incl);
   sluice::exclusive_scan(in, out, 5u, sum{}, opt);
@@ -532,7 +542,7 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   if (sanitizing()) {  // the paths "best" takes at 2^24: phased with flags, the pipeline with a predicate
     EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:phased=on", s}), by_flags.size());
     EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
-    EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), {device::cuda, "decoupled-lookback:pipelined=on", s}), by_pred.size());
+    EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), {device::cuda, pipelined_spec(), s}), by_pred.size());
     EXPECT_TRUE(prefix_is(out.download(), by_pred, by_pred.size()));
   }
   EXPECT_EQ(sluice::compact(in, flags, out, opt), by_flags.size());
@@ -541,7 +551,7 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   EXPECT_TRUE(prefix_is(out.download(), by_pred, by_pred.size()));
   // Past the output's end nothing is written; the count is the whole count.
   std::vector<std::uint32_t> sentinel(short_size + 64, 0xdeadbeefu);
-  for (const char* spec : {"best", "decoupled-lookback:pipelined=on"}) {
+  for (const char* spec : {"best", pipelined_spec()}) {
     SCOPED_TRACE(spec);
     device_buffer<std::uint32_t> guarded(sentinel);
     sluice::compact_async(in, flags, std::span<std::uint32_t>(guarded.data(), short_size), count.data(), {device::cuda, spec, s});
@@ -551,7 +561,7 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
     EXPECT_TRUE(prefix_is(g, by_flags, short_size));
     EXPECT_TRUE(std::all_of(g.begin() + static_cast<std::ptrdiff_t>(short_size), g.end(), [](std::uint32_t v) { return v == 0xdeadbeefu; }));
   }
-  EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:pipelined=on", s}), by_flags.size());
+  EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, pipelined_spec(), s}), by_flags.size());
   EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
   cudaGraph_t graph;
   ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
@@ -882,8 +892,12 @@ TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
 }
 
 // The default sort past one launch's portion (2^28 keys): keys and pairs agree with CUB's, bit for bit.
+// Sanitizing, three portions of 30720 keys (5 pair tiles, 3 key-only tiles of u32) and a partial fourth
+// (onesweep:portion=N): the same hand-over of digit bases from launch to launch at a size compute-sanitizer
+// gets through.
 TEST_F(gpu, radix_sort_past_one_portion_matches_cub) {
-  const std::size_t n = (std::size_t{1} << 28) + 4097;
+  const std::size_t n = sanitizing() ? 3 * 30720 + 4097 : (std::size_t{1} << 28) + 4097;
+  const char* spec = sanitizing() ? "onesweep:portion=30720" : "onesweep";
   std::vector<std::uint32_t> hk(n), hv(n);
   std::uint64_t x = 88172645463325252ull;
   for (std::size_t i = 0; i < n; ++i) {
@@ -892,12 +906,12 @@ TEST_F(gpu, radix_sort_past_one_portion_matches_cub) {
     hv[i] = static_cast<std::uint32_t>(i);
   }
   device_buffer<std::uint32_t> k1(hk), v1(hv), k2(hk), v2(hv);
-  sluice::radix_sort(k1, v1, order::ascending, {}, {device::cuda, "onesweep"});
+  sluice::radix_sort(k1, v1, order::ascending, {}, {device::cuda, spec});
   sluice::radix_sort(k2, v2, order::ascending, {}, {device::cuda, "cub"});
   EXPECT_TRUE(k1.download() == k2.download());
   EXPECT_TRUE(v1.download() == v2.download());
   device_buffer<std::uint32_t> k3(hk), k4(hk);
-  sluice::radix_sort(k3, order::descending, {4, 28}, {device::cuda, "onesweep"});
+  sluice::radix_sort(k3, order::descending, {4, 28}, {device::cuda, spec});
   sluice::radix_sort(k4, order::descending, {4, 28}, {device::cuda, "cub"});
   EXPECT_TRUE(k3.download() == k4.download());
 }

@@ -1,5 +1,8 @@
 // Every registered algorithm on every device against the serial reference (src/verify).
-// SLUICE_TEST_QUICK=1 limits sizes to 2^16 (the default goes to 2^22 + 1).
+// SLUICE_TEST_QUICK=1 limits sizes to 2^16 (the default goes to 2^22 + 1); SLUICE_TEST_SANITIZE=1 (under
+// compute-sanitizer, scripts/device_check.sh sanitize-tests) to 2^14 + 1 on the GPU, a few tiles of every
+// variant (the pipelined specs below on one and five blocks take several rounds each even there), so that
+// racecheck, which slows kernels by orders of magnitude, gets through the whole matrix.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -29,6 +32,16 @@ std::vector<param> all_params() {
   return v;
 }
 
+// The GPU's sizes under compute-sanitizer (see the top of this file); SLUICE_TEST_MAX_SIZE=N caps them at N
+// instead (racecheck over the papers' block compactions takes a minute a variant at 2^14 + 1).
+void cap_when_sanitizing(verify::settings& s) {
+  const char* v = std::getenv("SLUICE_TEST_SANITIZE");
+  const char* cap = std::getenv("SLUICE_TEST_MAX_SIZE");
+  if (!v || std::string(v) != "1" || s.dev == device::cpu) return;
+  s.max_size = (1u << 14) + 1;
+  if (cap && *cap) s.max_size = std::strtoull(cap, nullptr, 10);
+}
+
 class matrix : public ::testing::TestWithParam<param> {};
 
 TEST_P(matrix, against_reference) {
@@ -41,6 +54,7 @@ TEST_P(matrix, against_reference) {
   verify::settings s{dev, q && std::string(q) == "1", [&](const std::string& m) {
                        if (failures.size() < 25) failures.push_back(m);
                      }};
+  cap_when_sanitizing(s);
   const auto t = verify::run(*algo, s);
   for (const auto& f : failures) ADD_FAILURE() << f;
   EXPECT_EQ(t.failed, 0u);
@@ -74,8 +88,9 @@ const char* const cuda_specs[] = {
     "three-phase-coarsened:threads=32,items=1", "three-phase-coarsened:threads=1024,items=3",
     "three-phase-coarsened:threads=64,items=64", "streaming:threads=32", "streaming:threads=256",
     "decoupled-lookback:phased=on", "decoupled-lookback:phased=off", "decoupled-lookback:pipelined=on",
-    "decoupled-lookback:pipelined=off", "decoupled-lookback:resident=on", "decoupled-lookback:resident=off",
-    "decoupled-lookback:resident=off,phased=off"};
+    "decoupled-lookback:pipelined=off", "decoupled-lookback:pipelined=on,blocks=1", "decoupled-lookback:pipelined=on,blocks=5",
+    "decoupled-lookback:resident=on", "decoupled-lookback:resident=off", "decoupled-lookback:resident=off,phased=off",
+    "onesweep:portion=1", "onesweep:portion=20480"};
 
 class policies : public ::testing::TestWithParam<const char*> {};
 
@@ -93,6 +108,7 @@ TEST_P(policies, against_reference) {
     verify::settings s{device::cuda, /*quick=*/true, [&](const std::string& m) {
                          if (failures.size() < 25) failures.push_back(m);
                        }};
+    cap_when_sanitizing(s);
     const auto t = verify::run(a, s, spec);
     for (const auto& f : failures) ADD_FAILURE() << to_string(a.prim) << " " << f;
     EXPECT_EQ(t.failed, 0u) << to_string(a.prim);

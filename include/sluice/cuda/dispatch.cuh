@@ -105,7 +105,8 @@ template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit, int end_bit,
                 CUstream_st* stream) {
   constexpr const char* fn = "radix_sort";
-  if (algo == "onesweep") return onesweep::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
+  if (sluice::detail::base_name(algo) == "onesweep")
+    return onesweep::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn, onesweep::parse_portion(algo, fn));
   if (algo == "cub") return cub_peer::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
   if (algo == "split-radix") return split_radix::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
   no_variant(fn, algo);

@@ -616,21 +616,24 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
 using phasing = sluice::detail::setting;  // phased=auto|on|off of compact (flags) and partition (flags, predicate)
 
-// compact's parameters: phased=auto|on|off (flags only) and pipelined=auto|on|off. Auto takes the pipelined
-// path from Pipe::min_tiles on where it applies (in, out and flags 16-byte aligned, 4-byte elements, Hopper;
-// predicates only, see pipeline), else the phased one past the policy's crossover (flags), else the single
-// pass; `on` forces either (the pipelined path from one tile), `off` rules it out.
+// compact's parameters: phased=auto|on|off (flags only), pipelined=auto|on|off and blocks=N. Auto takes the
+// pipelined path from Pipe::min_tiles on where it applies (in, out and flags 16-byte aligned, 4-byte elements,
+// Hopper; predicates only, see pipeline), else the phased one past the policy's crossover (flags), else the
+// single pass; `on` forces either (the pipelined path from one tile), `off` rules it out. blocks: the
+// pipeline's persistent grid holds at most N blocks (as the scan's, decoupled_lookback::parse_pipelining).
 struct compact_settings {
   phasing phased = phasing::automatic;
   sluice::detail::setting pipelined = sluice::detail::setting::automatic;  // compact
   sluice::detail::setting resident = sluice::detail::setting::automatic;   // partition
+  u64 blocks = 0;  // compact: at most this many blocks in the pipeline's grid (0: as many as the device holds)
 };
 inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
   compact_settings c;
   c.phased = p.auto_on_off("phased");
   c.pipelined = p.auto_on_off("pipelined");
-  p.done("phased, pipelined");
+  c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
+  p.done("phased, pipelined, blocks");
   return c;
 }
 
@@ -658,7 +661,8 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     if (!aligned || c.pipelined == setting::off || c.phased == phasing::on) return false;
     if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
     auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe>;
-    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, fn, "decoupled-lookback's pipeline");
+    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, c.blocks && c.blocks < tiles ? c.blocks : tiles, fn,
+                                   "decoupled-lookback's pipeline");
     if (grid == 0) return false;
     scratch state(lookback::count_state::bytes(tiles), s, fn);
     check_cuda(cudaMemsetAsync(state.as<void>(), 0, lookback::count_state::bytes(tiles), s), fn, "cudaMemsetAsync");

@@ -362,35 +362,47 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
 // The pipelined path's grid on this device: every block resident at once, or 0 where the path does not
 // apply (8-byte elements, unaligned spans, too few tiles, a device before Hopper).
+// `blocks`: at most that many blocks (0: as many as the device holds at once).
 template <class T, class Op, class Tuning, class Pipe>
-u64 pipelined_grid(bool aligned, u64 n, bool always, const char* fn) {
+u64 pipelined_grid(bool aligned, u64 n, bool always, u64 blocks, const char* fn) {
   if constexpr (Pipe::min_tiles == ~u64{0}) {  // not even instantiated
     return 0;
   } else {
     const u64 tiles = ceil_div(n, Pipe::tile);
     if (!aligned || (!always && tiles < Pipe::min_tiles)) return 0;
-    return resident_grid(pipelined_scan_kernel<T, Op, Tuning, Pipe>, Pipe::threads, Pipe::shared_bytes, tiles, fn,
-                         "decoupled-lookback's pipeline");
+    return resident_grid(pipelined_scan_kernel<T, Op, Tuning, Pipe>, Pipe::threads, Pipe::shared_bytes,
+                         blocks && blocks < tiles ? blocks : tiles, fn, "decoupled-lookback's pipeline");
   }
 }
 
-// The parameter pipelined=auto|on|off: auto takes the pipelined path from Pipe::min_tiles on, on from one
-// tile (where it applies at all: 4-byte elements, aligned spans, Hopper), off never.
+// The parameters pipelined=auto|on|off and blocks=N. pipelined: auto takes the pipelined path from
+// Pipe::min_tiles on, on from one tile (where it applies at all: 4-byte elements, aligned spans, Hopper), off
+// never. blocks: the pipeline's persistent grid holds at most N blocks (default: as many as the device holds
+// at once), leaving the rest of the GPU to other work, and making each block take several rounds at small sizes.
 using pipelining = sluice::detail::setting;
-inline pipelining parse_pipelining(std::string_view spec, const char* fn) {
+struct pipeline_settings {
+  pipelining pipelined = pipelining::automatic;
+  u64 blocks = 0;  // 0: every block the device holds
+};
+inline constexpr u64 max_pipeline_blocks = 1u << 20;
+inline pipeline_settings parse_pipelining(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
-  const pipelining pl = p.auto_on_off("pipelined");
-  p.done("pipelined");
-  return pl;
+  pipeline_settings c;
+  c.pipelined = p.auto_on_off("pipelined");
+  c.blocks = p.number("blocks", 0, 1, max_pipeline_blocks);
+  p.done("pipelined, blocks");
+  return c;
 }
 
 template <class T, class Op, class Tuning = lookback::tuning, class Pipe = pipeline<T>>
 void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn,
-         pipelining pl = pipelining::automatic) {
+         pipeline_settings ps = {}) {
   using P = policy<T>;
   if (n == 0) return;
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  const u64 grid = pl == pipelining::off ? 0 : pipelined_grid<T, Op, Tuning, Pipe>(aligned, n, pl == pipelining::on, fn);
+  const u64 grid = ps.pipelined == pipelining::off
+                       ? 0
+                       : pipelined_grid<T, Op, Tuning, Pipe>(aligned, n, ps.pipelined == pipelining::on, ps.blocks, fn);
   const u64 tiles = grid ? ceil_div(n, Pipe::tile) : ceil_div(n, P::tile);  // (the pipeline's tiles are no larger)
   scratch state;
   unsigned* counter = nullptr;

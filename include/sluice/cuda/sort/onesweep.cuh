@@ -19,6 +19,7 @@
 #include "sluice/cuda/common.cuh"
 #include "sluice/cuda/lookback.cuh"
 #include "sluice/cuda/sort/key_image.cuh"
+#include "sluice/detail/params.hpp"
 #include "sluice/detail/radix_key.hpp"
 
 namespace sluice::cuda_backend::onesweep {
@@ -78,7 +79,7 @@ __device__ __forceinline__ unsigned same_digit(unsigned digit) {
 // ---- 1. Histogram: counts [pass][portion][digit] of every pass's digit, from one read of the keys.
 template <class K, class P>
 __global__ void __launch_bounds__(P::histogram_threads)
-    histogram_kernel(const K* keys, u64 n, bool descending, int begin, int end, int passes, unsigned* counts) {
+    histogram_kernel(const K* keys, u64 n, u64 portion, bool descending, int begin, int end, int passes, unsigned* counts) {
   constexpr unsigned D = P::digits, T = P::histogram_threads, I = P::histogram_items;
   constexpr int most_passes = sizeof(K) * 8 / P::digit_bits;
   __shared__ unsigned h[most_passes][D];
@@ -88,7 +89,7 @@ __global__ void __launch_bounds__(P::histogram_threads)
   for (int p = 0; p < most_passes; ++p) window[p] = digit_window::of(begin, end, p < passes ? p : 0, P::digit_bits);
   __syncthreads();
   const u64 q = blockIdx.y, portions = gridDim.y;
-  const u64 first = q * P::portion, last = n - first < P::portion ? n : first + P::portion;
+  const u64 first = q * portion, last = n - first < portion ? n : first + portion;
   // Each block takes chunks of T x I keys, I independent loads per thread in flight.
   for (u64 chunk = first + static_cast<u64>(blockIdx.x) * T * I; chunk < last; chunk += static_cast<u64>(gridDim.x) * T * I) {
     bits_t<K> b[I];
@@ -282,25 +283,30 @@ constexpr std::size_t pass_static_shared() {
 
 // ---- The driver. Keys alone: V = std::nullptr_t.
 template <class K, class V, class P = policy<sizeof(K), !std::is_same_v<V, std::nullptr_t>>>
-void sort_pass_by_pass(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
+void sort_pass_by_pass(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn,
+                       u64 portion_keys = 0) {
   constexpr unsigned D = P::digits;
   constexpr bool has_values = !std::is_same_v<V, std::nullptr_t>;
   constexpr std::size_t value_bytes = has_values ? sizeof(V) : 0;
   const u64 n = keys.size();
   if (n < 2 || begin == end) return;
   const int passes = static_cast<int>(ceil_div(static_cast<u64>(end - begin), P::digit_bits));
-  const u64 portions = ceil_div(n, P::portion);
-  const u64 most_tiles = ceil_div(n < P::portion ? n : P::portion, P::tile);
+  // Keys per launch: P::portion, or fewer where asked (whole tiles, at least one).
+  const u64 portion = portion_keys == 0 || portion_keys >= P::portion ? P::portion
+                      : portion_keys < P::tile                        ? P::tile
+                                                                      : portion_keys / P::tile * P::tile;
+  const u64 portions = ceil_div(n, portion);
+  const u64 most_tiles = ceil_div(n < portion ? n : portion, P::tile);
   constexpr u64 counter_words = 64;  // the tile counter, then the state from a 256-byte boundary
   scratch alt_keys(n * sizeof(K), s, fn), alt_values(n * value_bytes, s, fn);
   scratch counts(passes * portions * D * sizeof(unsigned), s, fn), base(passes * portions * D * sizeof(u64), s, fn);
   scratch state((counter_words + most_tiles * D) * sizeof(unsigned), s, fn);
 
   check_cuda(cudaMemsetAsync(counts.as<unsigned>(), 0, passes * portions * D * sizeof(unsigned), s), fn, "cudaMemsetAsync");
-  const u64 grid_x = ceil_div(n < P::portion ? n : P::portion, u64{P::histogram_threads} * P::histogram_items);
+  const u64 grid_x = ceil_div(n < portion ? n : portion, u64{P::histogram_threads} * P::histogram_items);
   const u64 cap = static_cast<u64>(multiprocessor_count(fn)) * P::histogram_blocks_per_sm;
   histogram_kernel<K, P><<<dim3(static_cast<unsigned>(grid_x < cap ? grid_x : cap), static_cast<unsigned>(portions)), P::histogram_threads, 0, s>>>(
-      keys.data(), n, descending, begin, end, passes, counts.as<unsigned>());
+      keys.data(), n, portion, descending, begin, end, passes, counts.as<unsigned>());
   check_launch(fn, "onesweep::histogram_kernel");
   bases_kernel<P><<<1, D, 0, s>>>(counts.as<unsigned>(), passes, portions, base.as<u64>());
   check_launch(fn, "onesweep::bases_kernel");
@@ -318,7 +324,7 @@ void sort_pass_by_pass(std::span<K> keys, std::span<V> values, bool descending, 
   for (int p = 0; p < passes; ++p) {
     const digit_window digit_of = digit_window::of(begin, end, p, P::digit_bits);
     for (u64 q = 0; q < portions; ++q) {
-      const u64 first = q * P::portion, count = n - first < P::portion ? n - first : P::portion;
+      const u64 first = q * portion, count = n - first < portion ? n - first : portion;
       const u64 tiles = ceil_div(count, P::tile);
       check_cuda(cudaMemsetAsync(counter, 0, (counter_words + tiles * D) * sizeof(unsigned), s), fn, "cudaMemsetAsync");
       u64* here = base.as<u64>() + (p * portions + q) * D;
@@ -336,12 +342,23 @@ void sort_pass_by_pass(std::span<K> keys, std::span<V> values, bool descending, 
   }
 }
 
+// The parameter portion=N: keys per launch of a digit pass (rounded down to whole tiles, at least one; default
+// and most: P::portion, about 2^28). Smaller portions cost launches and exist to test the hand-over of the
+// digit bases from portion to portion at sizes a sanitizer gets through.
+inline u64 parse_portion(std::string_view spec, const char* fn) {
+  sluice::detail::params p(spec, fn);
+  const u64 portion = p.number("portion", 0, 1, u64{1} << 28);
+  p.done("portion");
+  return portion;
+}
+
 // Values wider than 8 bytes would take the staging buffer's whole shared memory: they ride as input
 // indices (32-bit where n allows) and are gathered once at the end.
 template <class K, class V>
-void radix_sort(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn) {
+void radix_sort(std::span<K> keys, std::span<V> values, bool descending, int begin, int end, cudaStream_t s, const char* fn,
+                u64 portion = 0) {
   if constexpr (std::is_same_v<V, std::nullptr_t> || sizeof(V) <= 8) {
-    sort_pass_by_pass(keys, values, descending, begin, end, s, fn);
+    sort_pass_by_pass(keys, values, descending, begin, end, s, fn, portion);
   } else {
     const u64 n = keys.size();
     if (n < 2 || begin == end) return;
@@ -349,7 +366,7 @@ void radix_sort(std::span<K> keys, std::span<V> values, bool descending, int beg
       scratch index(n * sizeof(I), s, fn);
       sort_common::iota_kernel<<<sort_common::elementwise_grid(n), 256, 0, s>>>(index.as<I>(), n);
       check_launch(fn, "sort_common::iota_kernel");
-      sort_pass_by_pass(keys, std::span<I>(index.as<I>(), n), descending, begin, end, s, fn);
+      sort_pass_by_pass(keys, std::span<I>(index.as<I>(), n), descending, begin, end, s, fn, portion);
       sort_common::permute_values(values, index.as<I>(), s, fn);
     };
     if (n <= (u64{1} << 32)) by_index.template operator()<std::uint32_t>();
