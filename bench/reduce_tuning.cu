@@ -34,7 +34,9 @@ struct cfg : vectorized::policy<T, V, B> {
 };
 
 // Two layouts for operators that commute as well (sum, min, max: the reduction order is still fixed, so f32
-// sums stay the same from run to run), measured against the in-order default (docs/performance.md "Reduce"):
+// sums stay the same from run to run), measured against the in-order default (docs/performance.md "Reduce").
+// Their partials go to a buffer allocated once (the copy's output), where the default's run() takes them from
+// sluice's stream-ordered pool each call; stop 24 measured that allocation at about 2.5 us a call:
 // - warp runs, each thread accumulating its lanes' elements over the whole run, one warp reduction at the end
 //   (the default reduces every 16-byte vector across the warp in order: five shuffles per vector);
 // - block runs as CUB lays them out: `Waves` waves of BlocksPerSm blocks per SM, block b a contiguous run of
@@ -106,7 +108,8 @@ __global__ void __launch_bounds__(256) block_runs(const T* body, u64 tiles, mayb
 }
 
 // Block runs (Block) or warp runs; the head, tail and partials through the default's final kernel.
-template <class T, bool Block, unsigned V, unsigned BlocksPerSm, unsigned Waves, ld L>
+// Pool: the partials from sluice's stream-ordered pool each call, as the default's run() takes them.
+template <class T, bool Block, unsigned V, unsigned BlocksPerSm, unsigned Waves, ld L, bool Pool = false>
 void run(const T* in, u64 n, T* result, T* scratch_area) {
   using P = vectorized::policy<T>;
   constexpr u64 tile = (Block ? 256 : 32) * V * (16 / sizeof(T));
@@ -114,6 +117,11 @@ void run(const T* in, u64 n, T* result, T* scratch_area) {
   if (head > n) head = n;
   const u64 tiles = (n - head) / tile, tail_at = head + tiles * tile;
   auto* partials = reinterpret_cast<maybe<T>*>(scratch_area);
+  scratch pooled;
+  if constexpr (Pool) {
+    pooled = scratch(u64{132} * BlocksPerSm * Waves * sizeof(maybe<T>), cudaStream_t{}, "reduce_tuning");
+    partials = pooled.as<maybe<T>>();
+  }
   u64 blocks = 0;
   if (tiles > 0) {
     int sms = 0;
@@ -236,20 +244,18 @@ struct study {
     cub::DeviceReduce::Reduce(temp, bytes, p, r, static_cast<int>(m), cuda::std::plus<>{}, T{}, cudaStream_t{});
   }
 
-  template <class P>
+  template <class P, class Op = sluice::sum>
   void row(const char* label, bool timed) {
-    const auto launch = [](const T* p, u64 m, T* r) {
-      vectorized::run<T, sluice::sum, P>(p, m, r, T{}, sluice::sum{}, 0, "reduce_tuning");
-    };
+    const auto launch = [](const T* p, u64 m, T* r) { vectorized::run<T, Op, P>(p, m, r, T{}, Op{}, 0, "reduce_tuning"); };
     check(label, launch);
     if (!timed) return;
     const float ms = time([&] { launch(in, n, result); });
     report(label, ms, n <= small_max ? time_back_to_back([&] { launch(in, n, result); }) : 0);
   }
 
-  template <bool Block, unsigned V, unsigned B, unsigned W, commuting::ld L = commuting::ld::plain>
+  template <bool Block, unsigned V, unsigned B, unsigned W, commuting::ld L = commuting::ld::plain, bool Pool = false>
   void commuting_row(const char* label, bool timed) {
-    const auto launch = [this](const T* p, u64 m, T* r) { commuting::run<T, Block, V, B, W, L>(p, m, r, out); };
+    const auto launch = [this](const T* p, u64 m, T* r) { commuting::run<T, Block, V, B, W, L, Pool>(p, m, r, out); };
     check(label, launch);
     if (!timed) return;
     const float ms = time([&] { launch(in, n, result); });
@@ -271,6 +277,8 @@ struct study {
       commuting_row<true, 4, 8, 1, ld::nc_256>("commuting block runs 4 vec 8/SM 1 wave nc 256B", timed);
       commuting_row<true, 4, 8, 5, ld::nc>("commuting block runs 4 vec 8/SM 5 waves nc", timed);
       commuting_row<false, 4, 8, 1>("commuting warp runs 4 vec 8/SM (again)", timed);
+      commuting_row<false, 4, 8, 1, ld::plain, true>("commuting warp runs 4 vec 8/SM, partials from the pool", timed);
+      commuting_row<true, 4, 8, 1, ld::plain, true>("commuting block runs 4 vec 8/SM 1 wave, pool", timed);
     }
     if (all) {
       row<cfg<T, 4, 16>>("4 vec 16/SM", timed);

@@ -49,13 +49,17 @@ int device_count() noexcept {
 }
 
 // One stream-ordered pool per device: scratch is reused across calls without host synchronisation and
-// can be captured in CUDA graphs.
+// can be captured in CUDA graphs. Past a synchronisation the pool keeps at most pool_keep_bytes of freed
+// scratch (the look-back states and partials of any size, a few MB) and hands the rest back to the device,
+// so a large sort's buffers do not stay out of the caller's reach (docs/api.md, "Device memory").
+constexpr std::uint64_t pool_keep_bytes = std::uint64_t{256} << 20;
+std::mutex pools_mutex;
+std::vector<cudaMemPool_t> pools;  // by device; null where sluice has not allocated yet
+
 cudaMemPool_t pool_for_current_device(const char* fn) {
-  static std::mutex m;
-  static std::vector<cudaMemPool_t> pools;
   int dev = 0;
   check(cudaGetDevice(&dev), fn, "cudaGetDevice");
-  std::lock_guard lock(m);
+  std::lock_guard lock(pools_mutex);
   if (pools.size() <= static_cast<std::size_t>(dev)) pools.resize(dev + 1, nullptr);
   if (!pools[dev]) {
     cudaMemPoolProps props{};
@@ -64,11 +68,24 @@ cudaMemPool_t pool_for_current_device(const char* fn) {
     props.location.id = dev;
     cudaMemPool_t p;
     check(cudaMemPoolCreate(&p, &props), fn, "cudaMemPoolCreate");
-    std::uint64_t keep = ~std::uint64_t{0};  // never hand memory back between calls
+    std::uint64_t keep = pool_keep_bytes;
     check(cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep), fn, "cudaMemPoolSetAttribute");
     pools[dev] = p;
   }
   return pools[dev];
+}
+
+// After an allocation failed: wait for the device, then hand every freed byte of the current device's pool
+// back (true where there was a pool to trim).
+bool trim_pool_of_current_device() noexcept {
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), false;
+  std::lock_guard lock(pools_mutex);
+  if (pools.size() <= static_cast<std::size_t>(dev) || !pools[dev]) return false;
+  (void)cudaDeviceSynchronize();
+  (void)cudaMemPoolTrimTo(pools[dev], 0);
+  (void)cudaGetLastError();
+  return true;
 }
 #endif
 }  // namespace
@@ -144,7 +161,12 @@ namespace detail {
 void* device_malloc(std::size_t bytes) {
   cuda_backend::require_device("device_buffer");
   void* p = nullptr;
-  check(cudaMalloc(&p, bytes), "device_buffer", ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
+  cudaError_t e = cudaMalloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation) {  // sluice's pool may still hold freed scratch: give it back, try again
+    (void)cudaGetLastError();
+    if (trim_pool_of_current_device()) e = cudaMalloc(&p, bytes);
+  }
+  check(e, "device_buffer", ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
   return p;
 }
 void device_free(void* p) noexcept {

@@ -833,6 +833,27 @@ TEST_F(gpu, out_of_memory_then_recovers) {
   EXPECT_EQ(sluice::reduce(ok, 0u, sum{}, {device::cuda}), 6u);
 }
 
+// sluice's scratch pool keeps at most 256 MiB of freed scratch past a synchronisation: a sort of 2^27 u32
+// pairs (1 GiB of alternate buffers) leaves the device's free memory where it was, within that, so the
+// caller's own allocations still fit (stop 24: the pool kept everything, and a 32 GiB device_buffer after the
+// huge sorts ran out of memory).
+TEST_F(gpu, scratch_goes_back_to_the_device_after_a_large_sort) {
+  const std::size_t n = std::size_t{1} << 27;
+  std::vector<std::uint32_t> h(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 3);
+  device_buffer<std::uint32_t> keys(h), values(h);
+  std::size_t free_before = 0, free_after = 0, total = 0;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  sluice::radix_sort(keys, values, order::ascending, {}, {device::cuda});
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
+  const std::size_t kept = free_before > free_after ? free_before - free_after : 0;
+  EXPECT_LE(kept, (std::size_t{256} << 20) + (std::size_t{64} << 20)) << "bytes the pool still holds";
+  const auto sorted = keys.download();
+  EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
+}
+
 // The async forms never sync the host, so a whole compaction can be captured in a CUDA graph and replayed.
 TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
   const std::size_t n = 100000;
