@@ -291,10 +291,13 @@ void sort_pass_by_pass(std::span<K> keys, std::span<V> values, bool descending, 
   const u64 n = keys.size();
   if (n < 2 || begin == end) return;
   const int passes = static_cast<int>(ceil_div(static_cast<u64>(end - begin), P::digit_bits));
-  // Keys per launch: P::portion, or fewer where asked (whole tiles, at least one).
-  const u64 portion = portion_keys == 0 || portion_keys >= P::portion ? P::portion
-                      : portion_keys < P::tile                        ? P::tile
-                                                                      : portion_keys / P::tile * P::tile;
+  // Keys per launch: P::portion, or fewer where asked (whole tiles, at least one), but no fewer than the
+  // histogram's grid allows (a row of blocks per portion, at most 65535 rows).
+  u64 portion = portion_keys == 0 || portion_keys >= P::portion ? P::portion
+                : portion_keys < P::tile                        ? P::tile
+                                                                : portion_keys / P::tile * P::tile;
+  const u64 fewest = ceil_div(ceil_div(n, u64{65535}), u64{P::tile}) * P::tile;
+  if (portion < fewest) portion = fewest;
   const u64 portions = ceil_div(n, portion);
   const u64 most_tiles = ceil_div(n < portion ? n : portion, P::tile);
   constexpr u64 counter_words = 64;  // the tile counter, then the state from a 256-byte boundary
