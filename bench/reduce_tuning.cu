@@ -68,41 +68,36 @@ __device__ T block_sum(T acc) {
   __shared__ typename block_reduce::TempStorage storage;
   return block_reduce(storage).Sum(acc);
 }
+// acc plus every element of V 16-byte vectors at src[j * stride + index], j < V, all loads in flight first.
+template <class T, unsigned V, ld L>
+__device__ __forceinline__ T fold_vectors(T acc, const uint4* src, unsigned stride, unsigned index) {
+  vec16<T> v[V];
+#pragma unroll
+  for (unsigned j = 0; j < V; ++j) v[j].raw = load16<L>(src + j * stride + index);
+#pragma unroll
+  for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+    for (unsigned e = 0; e < 16 / sizeof(T); ++e) acc += v[j].e[e];
+  return acc;
+}
 template <class T, unsigned V, ld L>
 __global__ void __launch_bounds__(256) warp_runs(const T* body, u64 tiles, maybe<T>* partials) {
-  constexpr unsigned per = 16 / sizeof(T), tile = 32 * V * per;
-  const unsigned lane = threadIdx.x & 31u;
+  constexpr unsigned tile = 32 * V * (16 / sizeof(T));
   const u64 units = u64{gridDim.x} * 8, u = u64{blockIdx.x} * 8 + threadIdx.x / 32;
   const u64 first = u * tiles / units, last = (u + 1) * tiles / units;
   T acc = T{};
-  for (u64 t = first; t < last; ++t) {
-    const uint4* src = reinterpret_cast<const uint4*>(body + t * tile);
-    vec16<T> v[V];
-#pragma unroll
-    for (unsigned j = 0; j < V; ++j) v[j].raw = load16<L>(src + j * 32 + lane);
-#pragma unroll
-    for (unsigned j = 0; j < V; ++j)
-#pragma unroll
-      for (unsigned e = 0; e < per; ++e) acc += v[j].e[e];
-  }
+  for (u64 t = first; t < last; ++t)
+    acc = fold_vectors<T, V, L>(acc, reinterpret_cast<const uint4*>(body + t * tile), 32, threadIdx.x & 31u);
   const T b = block_sum(acc);
   if (threadIdx.x == 0) partials[blockIdx.x] = {b, true};
 }
 template <class T, unsigned V, ld L>
 __global__ void __launch_bounds__(256) block_runs(const T* body, u64 tiles, maybe<T>* partials) {
-  constexpr unsigned per = 16 / sizeof(T), tile = 256 * V * per;
+  constexpr unsigned tile = 256 * V * (16 / sizeof(T));
   const u64 first = u64{blockIdx.x} * tiles / gridDim.x, last = (u64{blockIdx.x} + 1) * tiles / gridDim.x;
   T acc = T{};
-  for (u64 t = first; t < last; ++t) {
-    const uint4* src = reinterpret_cast<const uint4*>(body + t * tile);
-    vec16<T> v[V];
-#pragma unroll
-    for (unsigned j = 0; j < V; ++j) v[j].raw = load16<L>(src + j * 256 + threadIdx.x);
-#pragma unroll
-    for (unsigned j = 0; j < V; ++j)
-#pragma unroll
-      for (unsigned e = 0; e < per; ++e) acc += v[j].e[e];
-  }
+  for (u64 t = first; t < last; ++t)
+    acc = fold_vectors<T, V, L>(acc, reinterpret_cast<const uint4*>(body + t * tile), 256, threadIdx.x);
   const T b = block_sum(acc);
   if (threadIdx.x == 0) partials[blockIdx.x] = {b, true};
 }
@@ -116,17 +111,15 @@ void run(const T* in, u64 n, T* result, T* scratch_area) {
   u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
   if (head > n) head = n;
   const u64 tiles = (n - head) / tile, tail_at = head + tiles * tile;
+  const u64 cap = u64(multiprocessor_count("reduce_tuning")) * BlocksPerSm * Waves;  // blocks at most
   auto* partials = reinterpret_cast<maybe<T>*>(scratch_area);
   scratch pooled;
   if constexpr (Pool) {
-    pooled = scratch(u64{132} * BlocksPerSm * Waves * sizeof(maybe<T>), cudaStream_t{}, "reduce_tuning");
+    pooled = scratch(cap * sizeof(maybe<T>), cudaStream_t{}, "reduce_tuning");
     partials = pooled.as<maybe<T>>();
   }
   u64 blocks = 0;
   if (tiles > 0) {
-    int sms = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    const u64 cap = u64(sms) * BlocksPerSm * Waves;
     blocks = Block ? tiles : ceil_div(tiles, u64{8});
     if (blocks > cap) blocks = cap;
     if constexpr (Block)
