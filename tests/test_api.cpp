@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sluice/sluice.hpp"
+#include "switches.hpp"
 #if SLUICE_HAS_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -347,10 +348,7 @@ TEST_F(gpu, kit_scan_block_sizes_are_checked) {
 // Under compute-sanitizer (SLUICE_TEST_SANITIZE=1, which scripts/device_check.sh sanitize-tests sets), the
 // large tests below run smaller inputs and name the paths they exist for (pipelined=on, resident=off), so that
 // racecheck and initcheck, which slow kernels by orders of magnitude, finish over the same code.
-bool sanitizing() {
-  const char* v = std::getenv("SLUICE_TEST_SANITIZE");
-  return v && std::string(v) == "1";
-}
+bool sanitizing() { return test_switch("SLUICE_TEST_SANITIZE"); }
 // The pipelined path by name; sanitizing, on a grid of 7 blocks, so that at the smaller sizes each block still
 // takes several rounds through its shared-memory buffers, as every block does at 2^24.
 const char* pipelined_spec() { return sanitizing() ? "decoupled-lookback:pipelined=on,blocks=7" : "decoupled-lookback:pipelined=on"; }
@@ -581,10 +579,7 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
 // The huge tests' inputs, a hash of the index: 2^32 + 1000 bytes with flags keeping about a third, and
 // 2^31 + 1000 four-byte words. They run only with SLUICE_TEST_HUGE=1.
 constexpr std::size_t huge_bytes = (std::size_t{1} << 32) + 1000, huge_words = (std::size_t{1} << 31) + 1000;
-bool huge_wanted() {
-  const char* want = std::getenv("SLUICE_TEST_HUGE");
-  return want && std::string(want) == "1";
-}
+bool huge_wanted() { return test_switch("SLUICE_TEST_HUGE"); }
 void huge_byte_input(std::vector<std::uint8_t>& h, std::vector<std::uint8_t>& f) {
   h.resize(huge_bytes), f.resize(huge_bytes);
   for (std::size_t i = 0; i < huge_bytes; ++i) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sluice/sluice.hpp"
+#include "switches.hpp"
 #include "verify/verify.hpp"
 
 namespace {
@@ -35,9 +36,8 @@ std::vector<param> all_params() {
 // The GPU's sizes under compute-sanitizer (see the top of this file); SLUICE_TEST_MAX_SIZE=N caps them at N
 // instead (racecheck over the papers' block compactions takes a minute a variant at 2^14 + 1).
 void cap_when_sanitizing(verify::settings& s) {
-  const char* v = std::getenv("SLUICE_TEST_SANITIZE");
   const char* cap = std::getenv("SLUICE_TEST_MAX_SIZE");
-  if (!v || std::string(v) != "1" || s.dev == device::cpu) return;
+  if (!test_switch("SLUICE_TEST_SANITIZE") || s.dev == device::cpu) return;
   s.max_size = (1u << 14) + 1;
   if (cap && *cap) s.max_size = std::strtoull(cap, nullptr, 10);
 }
@@ -49,9 +49,8 @@ TEST_P(matrix, against_reference) {
   if (dev == device::cuda && !device_available(device::cuda))
     GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
   if (dev == device::gl && !device_available(device::gl)) GTEST_SKIP() << "no gl device: " << gl_backend::unavailable_reason();
-  const char* q = std::getenv("SLUICE_TEST_QUICK");
   std::vector<std::string> failures;
-  verify::settings s{dev, q && std::string(q) == "1", [&](const std::string& m) {
+  verify::settings s{dev, test_switch("SLUICE_TEST_QUICK"), [&](const std::string& m) {
                        if (failures.size() < 25) failures.push_back(m);
                      }};
   cap_when_sanitizing(s);
