@@ -55,10 +55,29 @@ for s in $steps; do
       # barrier and initialization errors are. One tool takes minutes (racecheck the longest, about a minute per
       # papers' block-compaction variant at 2^14 + 1; SLUICE_TEST_MAX_SIZE=4097 lowers the cap): under the device
       # tool's 10-minute limit, run one or two per call (SANITIZE_TOOLS) or part of the tests (SANITIZE_TESTS).
+      # SLUICE_TEST_MAX_SIZE=N and SLUICE_TEST_SAMPLE=K thin the matrix further (tests/test_verify.cpp).
+      # SANITIZE_JOBS=J (default 1): the tests dealt round-robin to J compute-sanitizer processes run side by
+      # side (the host's cores do most of racecheck's work), one log each: sanitize-tests-TOOL-K.log.
+      filter=${SANITIZE_TESTS:-gpu.*:cuda/*:registry/*cuda*}
+      jobs=${SANITIZE_JOBS:-1}
       for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
-        step "compute-sanitizer --tool $tool over the tests ${SANITIZE_TESTS:-gpu.*:cuda/*:registry/*cuda*}"
-        SLUICE_TEST_QUICK=1 SLUICE_TEST_SANITIZE=1 sanitized "$OUT/sanitize-tests-$tool.log" "$tool" ${SANITIZE_TIMEOUT:-600} --tool $tool --report-api-errors no \
-          "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter="${SANITIZE_TESTS:-gpu.*:cuda/*:registry/*cuda*}"
+        step "compute-sanitizer --tool $tool over the tests $filter ($jobs at a time)"
+        if [ "$jobs" = 1 ]; then
+          SLUICE_TEST_QUICK=1 SLUICE_TEST_SANITIZE=1 sanitized "$OUT/sanitize-tests-$tool.log" "$tool" ${SANITIZE_TIMEOUT:-600} --tool $tool --report-api-errors no \
+            "$BIN/sluice_tests" --gtest_filter="$filter"
+          continue
+        fi
+        # the full names: a suite line ends in '.', its tests follow indented; parameter comments dropped
+        mapfile -t names < <("$BIN/sluice_tests" --gtest_list_tests --gtest_filter="$filter" |
+          awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}')
+        for ((k = 0; k < jobs; k++)); do
+          part=""
+          for ((i = k; i < ${#names[@]}; i += jobs)); do part="$part${part:+:}${names[i]}"; done
+          [ -n "$part" ] || continue
+          ( SLUICE_TEST_QUICK=1 SLUICE_TEST_SANITIZE=1 sanitized "$OUT/sanitize-tests-$tool-$k.log" "$tool part $k" ${SANITIZE_TIMEOUT:-600} --tool $tool --report-api-errors no \
+              "$BIN/sluice_tests" --gtest_filter="$part"; exit $status ) &
+        done
+        for job in $(jobs -p); do wait "$job" || status=1; done
       done ;;
     huge)
       step "huge inputs: more than 2^32 one-byte and 2^31 four-, eight- and sixteen-byte elements (up to about 72 GB of device memory)"

@@ -49,10 +49,12 @@ int device_count() noexcept {
 }
 
 // One stream-ordered pool per device: scratch is reused across calls without host synchronisation and
-// can be captured in CUDA graphs. Past a synchronisation the pool keeps at most pool_keep_bytes of freed
-// scratch (the look-back states and partials of any size, a few MB) and hands the rest back to the device,
-// so a large sort's buffers do not stay out of the caller's reach (docs/api.md, "Device memory").
-constexpr std::uint64_t pool_keep_bytes = std::uint64_t{256} << 20;
+// can be captured in CUDA graphs. Past a synchronisation the pool keeps at most 1 / pool_keep_share of the
+// device's memory in freed scratch (10 GB on an 80 GB H100: a sort's buffers for 2^30 keys and values) and
+// hands the rest back; sluice's own allocations that fail trim it and try again, and release_scratch() gives
+// it all back (docs/api.md, "Device memory"). Kept because taking a sort's buffers anew at every call costs
+// it 0.7 ms at 2^28 keys, 10-12% (docs/performance.md, "Correctness", stop 25).
+constexpr std::uint64_t pool_keep_share = 8;
 std::mutex pools_mutex;
 std::vector<cudaMemPool_t> pools;  // by device; null where sluice has not allocated yet
 
@@ -68,27 +70,48 @@ cudaMemPool_t pool_for_current_device(const char* fn) {
     props.location.id = dev;
     cudaMemPool_t p;
     check(cudaMemPoolCreate(&p, &props), fn, "cudaMemPoolCreate");
-    std::uint64_t keep = pool_keep_bytes;
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), fn, "cudaMemGetInfo");
+    std::uint64_t keep = total / pool_keep_share;
     check(cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep), fn, "cudaMemPoolSetAttribute");
     pools[dev] = p;
   }
   return pools[dev];
 }
 
-// After an allocation failed: wait for the device, then hand every freed byte of the current device's pool
-// back (true where there was a pool to trim).
-bool trim_pool_of_current_device() noexcept {
+// Wait for the device, then hand every freed byte of the current device's pool back; the bytes the pool
+// held before less those it holds after (0 where there is no pool, or while a stream is being captured:
+// waiting for the device is not allowed then).
+std::uint64_t trim_pool_of_current_device() noexcept {
   int dev = 0;
-  if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), false;
+  if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), 0;
   std::lock_guard lock(pools_mutex);
-  if (pools.size() <= static_cast<std::size_t>(dev) || !pools[dev]) return false;
-  (void)cudaDeviceSynchronize();
+  if (pools.size() <= static_cast<std::size_t>(dev) || !pools[dev]) return 0;
+  if (cudaDeviceSynchronize() != cudaSuccess) return (void)cudaGetLastError(), 0;
+  std::uint64_t before = 0, after = 0;
+  (void)cudaMemPoolGetAttribute(pools[dev], cudaMemPoolAttrReservedMemCurrent, &before);
   (void)cudaMemPoolTrimTo(pools[dev], 0);
+  (void)cudaMemPoolGetAttribute(pools[dev], cudaMemPoolAttrReservedMemCurrent, &after);
   (void)cudaGetLastError();
-  return true;
+  return before > after ? before - after : 0;
+}
+
+bool capturing(cudaStream_t s) noexcept {
+  cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(s, &st) != cudaSuccess) return (void)cudaGetLastError(), true;
+  return st != cudaStreamCaptureStatusNone;
 }
 #endif
 }  // namespace
+
+std::uint64_t release_scratch() noexcept {
+#if SLUICE_HAS_CUDA
+  if (device_count() == 0) return 0;
+  return trim_pool_of_current_device();
+#else
+  return 0;
+#endif
+}
 
 bool device_available(device d) noexcept {
   if (d == device::cpu) return true;
@@ -119,7 +142,14 @@ void check_device_pointer(const char* fn, const char* arg, const void* p) {
 
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
   void* p = nullptr;
-  check(cudaMallocFromPoolAsync(&p, bytes, pool_for_current_device(fn), stream), fn, "scratch allocation");
+  cudaMemPool_t pool = pool_for_current_device(fn);
+  cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
+  if (e == cudaErrorMemoryAllocation && !capturing(stream)) {  // freed blocks too small or in pieces: give
+    (void)cudaGetLastError();                                  // them back, then map the request anew
+    (void)trim_pool_of_current_device();
+    e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
+  }
+  check(e, fn, "scratch allocation");
   return p;
 }
 
@@ -164,7 +194,7 @@ void* device_malloc(std::size_t bytes) {
   cudaError_t e = cudaMalloc(&p, bytes);
   if (e == cudaErrorMemoryAllocation) {  // sluice's pool may still hold freed scratch: give it back, try again
     (void)cudaGetLastError();
-    if (trim_pool_of_current_device()) e = cudaMalloc(&p, bytes);
+    if (trim_pool_of_current_device() > 0) e = cudaMalloc(&p, bytes);
   }
   check(e, "device_buffer", ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
   return p;

@@ -282,6 +282,7 @@ TEST(api, cuda_without_a_device_is_no_device) {
   std::vector<std::uint8_t> f(4);
   expect_error(errc::no_device, {"compact"}, [&] { (void)sluice::compact(v, f, v, {device::cuda}); });
   expect_error(errc::no_device, {"device_buffer"}, [] { device_buffer<int> b(10); });
+  EXPECT_EQ(sluice::release_scratch(), 0u);  // nothing to give back, and no error
 }
 
 TEST(api, list_has_a_default_per_primitive_and_device) {
@@ -828,24 +829,42 @@ TEST_F(gpu, out_of_memory_then_recovers) {
   EXPECT_EQ(sluice::reduce(ok, 0u, sum{}, {device::cuda}), 6u);
 }
 
-// sluice's scratch pool keeps at most 256 MiB of freed scratch past a synchronisation: a sort of 2^27 u32
-// pairs (1 GiB of alternate buffers) leaves the device's free memory where it was, within that, so the
-// caller's own allocations still fit (stop 24: the pool kept everything, and a 32 GiB device_buffer after the
-// huge sorts ran out of memory).
-TEST_F(gpu, scratch_goes_back_to_the_device_after_a_large_sort) {
-  const std::size_t n = std::size_t{1} << 27;
+// The scratch pool keeps a large sort's buffers between calls, up to an eighth of the device's memory, so the
+// next sort takes nothing anew; release_scratch() gives them back; and a device_buffer that needs them gets
+// them without the caller asking (the pool is trimmed and the allocation tried once more).
+TEST_F(gpu, scratch_is_kept_then_given_back_when_asked_or_needed) {
+  const std::size_t n = std::size_t{1} << 27;  // the sort's scratch: 2 x 512 MiB of keys and values
   std::vector<std::uint32_t> h(n);
   for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 3);
   device_buffer<std::uint32_t> keys(h), values(h);
-  std::size_t free_before = 0, free_after = 0, total = 0;
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  ASSERT_EQ(cudaMemGetInfo(&free_before, &total), cudaSuccess);
+  (void)sluice::release_scratch();
+  auto free_now = [] {
+    std::size_t free = 0, total = 0;
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
+    return free;
+  };
+  const std::size_t slack = std::size_t{64} << 20, scratch = std::size_t{1} << 30;
+  const std::size_t free_before = free_now();
   sluice::radix_sort(keys, values, order::ascending, {}, {device::cuda});
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  ASSERT_EQ(cudaMemGetInfo(&free_after, &total), cudaSuccess);
-  const std::size_t kept = free_before > free_after ? free_before - free_after : 0;
-  EXPECT_LE(kept, (std::size_t{256} << 20) + (std::size_t{64} << 20)) << "bytes the pool still holds";
-  const auto sorted = keys.download();
+  const std::size_t free_after_sort = free_now();
+  EXPECT_GE(free_before, free_after_sort + scratch) << "the sort's buffers were not kept";
+  sluice::radix_sort(keys, values, order::descending, {}, {device::cuda});
+  EXPECT_GE(free_after_sort + slack, free_now()) << "the second sort took its buffers anew";
+  EXPECT_GE(sluice::release_scratch(), scratch);
+  EXPECT_LE(free_before, free_now() + slack) << "bytes the pool still holds after release_scratch()";
+  EXPECT_EQ(sluice::release_scratch(), 0u);
+  auto sorted = keys.download();
+  EXPECT_TRUE(std::is_sorted(sorted.rbegin(), sorted.rend()));
+  // Kept again; then a buffer larger than what is free past the kept scratch: trimmed and taken.
+  sluice::radix_sort(keys, values, order::ascending, {}, {device::cuda});
+  const std::size_t free_kept = free_now();
+  ASSERT_GE(free_before, free_kept + scratch);
+  {
+    device_buffer<std::uint8_t> most(free_kept + scratch / 2);
+    EXPECT_EQ(most.size(), free_kept + scratch / 2);
+  }
+  sorted = keys.download();
   EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
 }
 

@@ -5,6 +5,7 @@
 // racecheck, which slows kernels by orders of magnitude, gets through the whole matrix.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -34,12 +35,15 @@ std::vector<param> all_params() {
 }
 
 // The GPU's sizes under compute-sanitizer (see the top of this file); SLUICE_TEST_MAX_SIZE=N caps them at N
-// instead (racecheck over the papers' block compactions takes a minute a variant at 2^14 + 1).
+// instead, and SLUICE_TEST_SAMPLE=K runs about one case in K (settings::sample; racecheck over the papers'
+// block compactions takes a minute a variant at 2^14 + 1, and Billeter's four minutes at 4097).
 void cap_when_sanitizing(verify::settings& s) {
   const char* cap = std::getenv("SLUICE_TEST_MAX_SIZE");
+  const char* sample = std::getenv("SLUICE_TEST_SAMPLE");
   if (!test_switch("SLUICE_TEST_SANITIZE") || s.dev == device::cpu) return;
   s.max_size = (1u << 14) + 1;
   if (cap && *cap) s.max_size = std::strtoull(cap, nullptr, 10);
+  if (sample && *sample) s.sample = std::max<std::uint64_t>(1, std::strtoull(sample, nullptr, 10));
 }
 
 class matrix : public ::testing::TestWithParam<param> {};
@@ -145,6 +149,27 @@ TEST_P(gl_policies, against_reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(gl, gl_policies, ::testing::ValuesIn(gl_specs), spec_name);
+
+// settings::sample (racecheck's thinned matrix): about one case in K, the same ones each run, and no failure
+// hidden by it (the serial compaction on the quick matrix to 3000 elements).
+TEST(sample, runs_about_one_case_in_k_the_same_each_time) {
+  const algorithm_info* serial = nullptr;
+  for (const auto& a : algorithms())
+    if (a.prim == primitive::compact && a.name == "serial" && a.on_cpu) serial = &a;
+  ASSERT_NE(serial, nullptr);
+  auto run = [&](std::uint64_t k) {
+    verify::settings s{device::cpu, /*quick=*/true, [](const std::string& m) { ADD_FAILURE() << m; }};
+    s.max_size = 3000;
+    s.sample = k;
+    return verify::run(*serial, s);
+  };
+  const auto all = run(1), seventh = run(7), again = run(7);
+  EXPECT_EQ(all.failed + seventh.failed, 0u);
+  EXPECT_GT(all.passed, 700u);
+  EXPECT_GT(seventh.passed, all.passed / 14);  // a hash, not a stride: about one in 7, within a factor of 2
+  EXPECT_LT(seventh.passed, all.passed * 2 / 7);
+  EXPECT_EQ(again.passed, seventh.passed);
+}
 
 // The CPU backend at every SIMD level and at 1, 2 and more threads than this machine has cores: every CPU
 // entry that takes the plan's parameters, on the quick generator matrix (the registry test above runs the

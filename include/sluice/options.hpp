@@ -23,4 +23,10 @@ struct options {
 // OpenGL and a headless OpenGL 4.5 core context can be made).
 bool device_available(device d) noexcept;
 
+// Hands every byte of freed scratch that sluice's CUDA memory pool on the current device holds back to the
+// device, after waiting for the device; returns how many. Between calls the pool keeps up to an eighth of
+// the device's memory (docs/api.md, "Device memory"); call this before allocating most of the device
+// yourself. Without CUDA, or with no scratch held: 0. Not while a stream is being captured (returns 0).
+std::uint64_t release_scratch() noexcept;
+
 }  // namespace sluice

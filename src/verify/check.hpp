@@ -32,9 +32,17 @@ struct context {
       s.on_failure(std::string(to_string(algo.prim)) + " " + std::string(spec) + " on " + std::string(to_string(s.dev)) +
                    ", " + name + ": " + problem);
   }
+  // Whether settings::sample keeps this case: FNV-1a of the name, modulo the sample.
+  bool sampled(const std::string& name) const {
+    if (s.sample <= 1) return true;
+    std::uint64_t h = 1469598103934665603ull;
+    for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ull;
+    return h % s.sample == 0;
+  }
   // Run a case, turning an unexpected exception into a failure.
   template <class F>
   void run_case(const std::string& name, F&& f) {
+    if (!sampled(name)) return;
     std::string problem;
     try {
       problem = f();

@@ -16,6 +16,9 @@ struct settings {
   bool quick = false;  // sizes up to 2^16 instead of 2^22
   std::function<void(const std::string&)> on_failure;  // called once per failed case
   std::uint64_t max_size = ~std::uint64_t{0};  // skip larger sizes (e.g. under compute-sanitizer)
+  // Run about one case in `sample`, chosen by a hash of the case's name (so the same ones each run, spread
+  // over types, sizes and patterns alike): for racecheck, which slows the papers' kernels a thousandfold.
+  std::uint64_t sample = 1;
 };
 
 struct tally {

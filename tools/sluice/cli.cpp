@@ -16,12 +16,14 @@ const char* const usage_main =
     "'sluice <command> --help' describes each command.\n";
 
 const char* const usage_verify =
-    "usage: sluice verify [--device cpu|cuda|gl] [--algo NAME|all] [--quick] [--max-size N] [--jobs N]\n"
+    "usage: sluice verify [--device cpu|cuda|gl] [--algo NAME|all] [--quick] [--max-size N] [--sample K] [--jobs N]\n"
     "  --device   where to run (default: cpu); gl: the papers' OpenGL systems on a headless EGL context\n"
     "  --algo     an algorithm name from 'sluice list' (parameters allowed: roger:s=128), or all (default: all);\n"
     "             repeat it for several\n"
     "  --quick    sizes up to 2^16 instead of 2^22\n"
     "  --max-size skip cases with more than N elements (e.g. under compute-sanitizer)\n"
+    "  --sample   run about one case in K, the same ones each run, spread over types, sizes and patterns\n"
+    "             (e.g. under racecheck)\n"
     "  --jobs     algorithms verified at once, each on its own host thread (default: the host's cores)\n"
     "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
 
@@ -100,10 +102,14 @@ verify_args parse_verify(args& a, std::uint64_t cores, const char*& help) {
     else if (f == "--algo") v.algos.push_back(a.value(f));
     else if (f == "--quick") v.quick = true;
     else if (f == "--max-size") v.max_size = parse_size(f, a.value(f));
+    else if (f == "--sample") {
+      v.sample = parse_size(f, a.value(f));
+      if (v.sample == 0) throw arg_error{"--sample must be at least 1"};
+    }
     else if (f == "--jobs") {
       v.jobs = parse_size(f, a.value(f));
       if (v.jobs == 0) throw arg_error{"--jobs must be at least 1"};
-    } else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --jobs, --help)"};
+    } else throw arg_error{"unknown option '" + f + "' for verify (valid: --device, --algo, --quick, --max-size, --sample, --jobs, --help)"};
   }
   if (v.algos.empty()) v.algos.push_back("all");
   return v;

@@ -19,6 +19,7 @@ struct verify_args {
   std::vector<std::string> algos;  // --algo, repeatable; none: all
   bool quick = false;
   std::uint64_t max_size = ~std::uint64_t{0};
+  std::uint64_t sample = 1;
   std::uint64_t jobs = 1;
 };
 

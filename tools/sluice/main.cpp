@@ -36,7 +36,7 @@ int cmd_verify(const tool::verify_args& v) {
   const device d = v.dev;
   const auto& algos = v.algos;
   const bool quick = v.quick;
-  const std::uint64_t max_size = v.max_size, jobs = v.jobs;
+  const std::uint64_t max_size = v.max_size, sample = v.sample, jobs = v.jobs;
   // Each chosen variant with the spec it runs under (its name, or the --algo value with parameters).
   std::vector<std::pair<const algorithm_info*, std::string>> chosen;
   std::string valid;
@@ -70,6 +70,7 @@ int cmd_verify(const tool::verify_args& v) {
                        if (failures++ < shown_failures) std::printf("FAILED %s\n", m.c_str());
                      }};
   s.max_size = max_size;
+  s.sample = sample;
   // Each algorithm's cases on one thread (the host builds inputs and references; the GPU is rarely the
   // bottleneck); results are printed in registry order as soon as every earlier one is in.
   std::vector<std::optional<verify::tally>> results(chosen.size());
