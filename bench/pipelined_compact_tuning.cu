@@ -34,6 +34,8 @@ float median_ms(Fn f) {
 
 int failures = 0;
 bool quick = false;  // argument "quick": the checks at the small sizes only (for compute-sanitizer)
+bool crossover = false;  // argument "crossover": predicates, every power of two from 2^21 to 2^25, the
+                         // single pass against the pipeline's default shape (where auto should switch)
 
 struct below {  // keeps x < limit
   unsigned limit;
@@ -107,7 +109,7 @@ void study(double ratio) {
   };
   cub_run(top, temp, temp_bytes);
   cudaMalloc(&temp, temp_bytes);
-  for (u64 n = u64{1} << 20; n <= top; n *= 4) {
+  for (u64 n = u64{1} << (crossover ? 21 : 20); n <= (crossover ? u64{1} << 25 : top); n *= crossover ? 2 : 4) {
     const float copy = median_ms([&] { cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice); });
     const double rate = 2.0 * n * 4 / copy;
     const double bytes = n * 4.0 + (Flags ? n : 0) + 4.0 * ratio * n;
@@ -126,6 +128,10 @@ void study(double ratio) {
     }
 #define TK_(NAME, K, ...) report(NAME, median_ms([&] { RUNK(setting::on, window<K>, __VA_ARGS__)(n, n); }));
     T_("pipelined 4v 4s 2b lag 1", setting::on, cfg<T, Flags, 4, 4, 2, 1>)
+    if (crossover) {
+      T_("default (auto)", setting::automatic, sl::pipeline<T, Flags>)
+      continue;
+    }
     T_("pipelined 4v 5s 2b lag 1", setting::on, cfg<T, Flags, 4, 5, 2, 1>)
     if constexpr (!Flags) {
       T_("pipelined 4v 5s 2b lag 2", setting::on, cfg<T, Flags, 4, 5, 2, 2>)
@@ -139,8 +145,9 @@ void study(double ratio) {
 
 int main(int argc, char** argv) {
   quick = argc > 1 && std::string_view(argv[1]) == "quick";
+  crossover = argc > 1 && std::string_view(argv[1]) == "crossover";
   for (double r : {0.5, 0.1, 0.9}) {
-    if (r == 0.5) study<true>(r);
+    if (r == 0.5 && !crossover) study<true>(r);
     study<false>(r);
     if (quick) break;
   }
