@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
       const auto c = sluice::tool::parse_command_line(words, cuda, 4);
       if (c.what == sluice::tool::command_line::help && c.help_text == nullptr) std::abort();
-      if (c.what == sluice::tool::command_line::verify && (c.verify_opts.jobs == 0 || c.verify_opts.algos.empty())) std::abort();
+      if (c.what == sluice::tool::command_line::verify && (c.verify_opts.jobs == 0 || c.verify_opts.sample == 0 || c.verify_opts.algos.empty())) std::abort();
     } catch (const sluice::tool::arg_error& e) {
       if (e.message.empty()) std::abort();
       bool newline_given = false;  // messages quote the bad argument, so only a newline of their own counts
