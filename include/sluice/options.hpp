@@ -26,7 +26,8 @@ bool device_available(device d) noexcept;
 // Hands every byte of freed scratch that sluice's CUDA memory pool on the current device holds back to the
 // device, after waiting for the device; returns how many. Between calls the pool keeps up to an eighth of
 // the device's memory (docs/api.md, "Device memory"); call this before allocating most of the device
-// yourself. Without CUDA, or with no scratch held: 0. Not while a stream is being captured (returns 0).
+// yourself. Without CUDA, or with no scratch held: 0. Do not call it while a stream is being captured: it
+// waits for the device, which capture forbids (it then hands nothing back and returns 0).
 std::uint64_t release_scratch() noexcept;
 
 }  // namespace sluice
