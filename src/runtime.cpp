@@ -1,5 +1,6 @@
 // Device detection, pointer checks, device memory and the scratch pool. Built with or without CUDA: without
 // it every CUDA service reports errc::no_device.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -79,6 +80,8 @@ cudaMemPool_t pool_for_current_device(const char* fn) {
   return pools[dev];
 }
 
+std::uint64_t drop_stream_scratch(int dev) noexcept;  // below: the streams' own buffers
+
 // Wait for the device, then hand every freed byte of the current device's pool back; the bytes the pool
 // held before less those it holds after (0 where there is no pool, or while a stream is being captured:
 // waiting for the device is not allowed then).
@@ -88,6 +91,7 @@ std::uint64_t trim_pool_of_current_device() noexcept {
   std::lock_guard lock(pools_mutex);
   if (pools.size() <= static_cast<std::size_t>(dev) || !pools[dev]) return 0;
   if (cudaDeviceSynchronize() != cudaSuccess) return (void)cudaGetLastError(), 0;
+  (void)drop_stream_scratch(dev);
   std::uint64_t before = 0, after = 0;
   (void)cudaMemPoolGetAttribute(pools[dev], cudaMemPoolAttrReservedMemCurrent, &before);
   (void)cudaMemPoolTrimTo(pools[dev], 0);
@@ -100,6 +104,78 @@ bool capturing(cudaStream_t s) noexcept {
   cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(s, &st) != cudaSuccess) return (void)cudaGetLastError(), true;
   return st != cudaStreamCaptureStatusNone;
+}
+
+// A stream's own scratch, kept between calls so that small calls allocate nothing (a stream-ordered
+// allocation and release cost a call 1.5-3 us on an H100, docs/performance.md "Reduce"). One buffer per
+// stream, keyed by cudaStreamGetId (never reused, unlike a destroyed stream's handle), lent to one scratch of
+// one call at a time: the next call on that stream runs after this one's kernels, so they never share it.
+// Not while the stream is being captured (a graph may run on another stream: those calls take the pool's).
+// At most cached_streams streams per device and cached_bytes each; beyond, the pool as before.
+constexpr std::size_t cached_streams = 64;
+constexpr std::size_t cached_bytes = std::size_t{1} << 20;
+struct stream_scratch {
+  int dev;
+  unsigned long long stream_id;
+  void* p;
+  std::size_t bytes;
+  bool lent;
+};
+std::mutex cache_mutex;
+std::vector<stream_scratch> cache;
+
+// The stream's buffer, at least `bytes` long, lent to the caller; null where the pool is to serve.
+void* borrow_stream_scratch(std::size_t bytes, cudaStream_t s, const char* fn) {
+  if (bytes > cached_bytes || capturing(s)) return nullptr;
+  int dev = 0;
+  unsigned long long id = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaStreamGetId(s, &id) != cudaSuccess) return (void)cudaGetLastError(), nullptr;
+  cudaMemPool_t pool = pool_for_current_device(fn);  // before cache_mutex: the trim takes pools_mutex, then it
+  std::lock_guard lock(cache_mutex);
+  stream_scratch* e = nullptr;
+  std::size_t on_device = 0;
+  for (auto& c : cache) {
+    on_device += c.dev == dev;
+    if (c.dev == dev && c.stream_id == id) e = &c;
+  }
+  if (e && e->lent) return nullptr;  // another scratch of this call, or another thread's call on this stream
+  if (!e) {
+    if (on_device >= cached_streams) return nullptr;
+    e = &cache.emplace_back(stream_scratch{dev, id, nullptr, 0, false});
+  }
+  if (e->bytes < bytes) {  // grow: the old buffer goes back after this stream's earlier calls
+    const std::size_t grown = std::max(bytes, std::min(cached_bytes, 2 * e->bytes));
+    void* p = nullptr;
+    if (cudaMallocFromPoolAsync(&p, grown, pool, s) != cudaSuccess) return (void)cudaGetLastError(), nullptr;
+    if (e->p) (void)cudaFreeAsync(e->p, s);
+    e->p = p, e->bytes = grown;
+  }
+  e->lent = true;
+  return e->p;
+}
+
+// True where p was a stream's buffer (now free for its next call).
+bool give_back_stream_scratch(void* p) noexcept {
+  std::lock_guard lock(cache_mutex);
+  for (auto& c : cache)
+    if (c.p == p && c.lent) return c.lent = false, true;
+  return false;
+}
+
+// Every buffer not lent, of the current device, back to the pool (after the device is idle: the caller
+// synchronised it); their bytes.
+std::uint64_t drop_stream_scratch(int dev) noexcept {
+  std::lock_guard lock(cache_mutex);
+  std::uint64_t bytes = 0;
+  std::erase_if(cache, [&](const stream_scratch& c) {
+    if (c.dev != dev || c.lent) return false;
+    if (c.p) (void)cudaFreeAsync(c.p, cudaStreamLegacy);
+    bytes += c.bytes;
+    return true;
+  });
+  (void)cudaStreamSynchronize(cudaStreamLegacy);
+  (void)cudaGetLastError();
+  return bytes;
 }
 #endif
 }  // namespace
@@ -141,6 +217,7 @@ void check_device_pointer(const char* fn, const char* arg, const void* p) {
 }
 
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
+  if (void* own = borrow_stream_scratch(bytes, stream, fn)) return own;
   void* p = nullptr;
   cudaMemPool_t pool = pool_for_current_device(fn);
   cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
@@ -154,7 +231,7 @@ void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
 }
 
 void scratch_free(void* p, CUstream_st* stream) noexcept {
-  if (p) (void)cudaFreeAsync(p, stream);
+  if (p && !give_back_stream_scratch(p)) (void)cudaFreeAsync(p, stream);
 }
 
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {

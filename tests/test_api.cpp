@@ -868,6 +868,68 @@ TEST_F(gpu, scratch_is_kept_then_given_back_when_asked_or_needed) {
   EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
 }
 
+// Small calls borrow their stream's own scratch (src/runtime.cpp, stream_scratch) instead of the pool's: many
+// reductions and scans back to back on two streams at once, on streams destroyed and made anew (more than the
+// cache holds), and inside a graph replayed on a third stream while direct calls run on the first, each
+// result right. A call that shared a buffer with another in flight would mix their partials.
+TEST_F(gpu, small_calls_reuse_their_streams_scratch_safely) {
+  const std::size_t n = 300000, calls = 200;  // partials and look-back states of a few KiB each
+  std::vector<std::uint32_t> h(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 20);
+  device_buffer<std::uint32_t> in(h), sums_a(n), sums_b(n);
+  device_buffer<std::uint32_t> results(2 * calls + 2);
+  auto expected = [&](std::size_t len) {
+    std::uint32_t t = 0;
+    for (std::size_t i = 0; i < len; ++i) t += h[i];
+    return t;
+  };
+  cudaStream_t a, b, c;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&c, cudaStreamNonBlocking), cudaSuccess);
+  auto len_of = [&](std::size_t k) { return n - 997 * (k % 256); };
+  // A graph of one reduction, captured on a, replayed on c below.
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  ASSERT_EQ(cudaStreamBeginCapture(a, cudaStreamCaptureModeGlobal), cudaSuccess);
+  sluice::reduce_async(std::span<const std::uint32_t>(in.data(), n), results.data() + 2 * calls, 0u, sum{}, {device::cuda, "best", a});
+  ASSERT_EQ(cudaStreamEndCapture(a, &g), cudaSuccess);
+  ASSERT_EQ(cudaGraphInstantiate(&ge, g, 0), cudaSuccess);
+  for (std::size_t k = 0; k < calls; ++k) {
+    const std::size_t la = len_of(k), lb = len_of(k + 101);
+    sluice::reduce_async(std::span<const std::uint32_t>(in.data(), la), results.data() + 2 * k, 0u, sum{}, {device::cuda, "best", a});
+    sluice::reduce_async(std::span<const std::uint32_t>(in.data(), lb), results.data() + 2 * k + 1, 0u, sum{}, {device::cuda, "best", b});
+    if (k % 50 == 0) ASSERT_EQ(cudaGraphLaunch(ge, c), cudaSuccess);
+  }
+  sluice::inclusive_scan(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(sums_a.data(), n), sum{}, {device::cuda, "best", a});
+  sluice::inclusive_scan(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(sums_b.data(), n), sum{}, {device::cuda, "best", b});
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const auto r = results.download();
+  for (std::size_t k = 0; k < calls; ++k) {
+    ASSERT_EQ(r[2 * k], expected(len_of(k))) << "stream a, call " << k;
+    ASSERT_EQ(r[2 * k + 1], expected(len_of(k + 101))) << "stream b, call " << k;
+  }
+  EXPECT_EQ(r[2 * calls], expected(n)) << "the graph";
+  std::vector<std::uint32_t> want(n);
+  std::inclusive_scan(h.begin(), h.end(), want.begin());
+  EXPECT_EQ(sums_a.download(), want);
+  EXPECT_EQ(sums_b.download(), want);
+  // Streams made and destroyed, more than the cache keeps: each call still right.
+  for (int k = 0; k < 80; ++k) {
+    cudaStream_t t;
+    ASSERT_EQ(cudaStreamCreate(&t), cudaSuccess);
+    const std::size_t len = len_of(k * 7);
+    EXPECT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), len), 0u, sum{}, {device::cuda, "best", t}), expected(len))
+        << "stream " << k;
+    ASSERT_EQ(cudaStreamDestroy(t), cudaSuccess);
+  }
+  EXPECT_GT(sluice::release_scratch(), 0u);  // the streams' buffers among them
+  EXPECT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), n), 0u, sum{}, {device::cuda, "best", a}), expected(n));
+  cudaGraphExecDestroy(ge);
+  cudaGraphDestroy(g);
+  for (cudaStream_t s : {a, b, c}) cudaStreamDestroy(s);
+}
+
 // The async forms never sync the host, so a whole compaction can be captured in a CUDA graph and replayed.
 TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
   const std::size_t n = 100000;
