@@ -1,5 +1,5 @@
 // Study (not part of the build): where one call's time goes at small n, for issue 5's goal of 0.6x CUB's
-// time at 2^16. For n from 2^10 to 2^20 (u32), the median CUDA-event time of one call and of 20 calls back
+// time at 2^16. For n from 2^10 to 2^20 (u32; or the sizes named on the command line), the median CUDA-event time of one call and of 20 calls back
 // to back, with counts and results left on the device (no host copy inside the timing): an empty kernel
 // (the floor of any call that launches one kernel), two empty kernels (the floor of two), sluice's default
 // through the public API (its async forms) and CUB at its best (int counts, temporary storage allocated once)
@@ -13,7 +13,9 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -40,11 +42,25 @@ void report(unsigned long long n, const char* what, F f) {
   std::printf("n=%-8llu %-26s one call %7.2f us   back to back %7.2f us\n", n, what, one * 1e3, many * 1e3 / batch);
 }
 
-int main() {
+// Usage: small_sizes [LOG2,LOG2,...]   the sizes as powers of two (default 10 to 20; up to 30).
+int main(int argc, char** argv) {
   using u32 = unsigned;
   using u64 = unsigned long long;
   const sluice::options opt{sluice::device::cuda};
-  const u64 top = u64{1} << 20;
+  std::vector<u64> sizes;
+  if (argc > 1) {
+    for (const char* p = argv[1]; *p;) {
+      char* end = nullptr;
+      const unsigned long e = std::strtoul(p, &end, 10);
+      if (end == p || e < 1 || e > 30) return std::fprintf(stderr, "small_sizes: sizes are log2 values 1..30, comma-separated\n"), 2;
+      sizes.push_back(u64{1} << e);
+      p = *end == ',' ? end + 1 : end;
+      if (*end && *end != ',') return std::fprintf(stderr, "small_sizes: sizes are log2 values 1..30, comma-separated\n"), 2;
+    }
+  } else {
+    for (u64 n = u64{1} << 10; n <= u64{1} << 20; n *= 2) sizes.push_back(n);
+  }
+  const u64 top = *std::max_element(sizes.begin(), sizes.end());
   std::vector<u32> h(top);
   std::vector<unsigned char> hf(top);
   std::mt19937 g(5);
@@ -67,7 +83,7 @@ int main() {
     cub::DeviceReduce::Sum(nullptr, b, in.data(), result.data(), nn), temp_bytes = std::max(temp_bytes, b);
     cudaMalloc(&temp, temp_bytes);
   }
-  for (u64 n = u64{1} << 10; n <= top; n *= 2) {
+  for (const u64 n : sizes) {
     const int nn = static_cast<int>(n);
     std::span<const u32> i(in.data(), n);
     std::span<u32> o(out.data(), n);
