@@ -31,6 +31,10 @@ for s in $steps; do
   case $s in
     tests)
       step "test suite (quick matrix)"
+      # first, alone in its process: the first sluice calls of a process inside a stream capture
+      timeout 120 "$BIN/sluice_tests" --gtest_brief=1 --gtest_filter=gpu.first_calls_of_a_process_may_come_inside_a_capture 2>&1 |
+        tee "$OUT/tests-first-calls.log" | tail -3
+      [ "${PIPESTATUS[0]}" = 0 ] || status=1
       SLUICE_TEST_QUICK=1 timeout 900 "$BIN/sluice_tests" --gtest_brief=1 2>&1 | tee "$OUT/tests.log" | tail -15
       [ "${PIPESTATUS[0]}" = 0 ] || status=1 ;;
     verify)

@@ -59,12 +59,21 @@ constexpr std::uint64_t pool_keep_share = 8;
 std::mutex pools_mutex;
 std::vector<cudaMemPool_t> pools;  // by device; null where sluice has not allocated yet
 
+// This thread's stream capture mode relaxed for a scope: the first sluice call of a process may come inside
+// a capture, and a global-mode capture forbids making the pool then (cudaErrorStreamCaptureUnsupported).
+struct relaxed_capture_mode {
+  cudaStreamCaptureMode old = cudaStreamCaptureModeRelaxed;
+  relaxed_capture_mode() { (void)cudaThreadExchangeStreamCaptureMode(&old); }
+  ~relaxed_capture_mode() { (void)cudaThreadExchangeStreamCaptureMode(&old); }
+};
+
 cudaMemPool_t pool_for_current_device(const char* fn) {
   int dev = 0;
   check(cudaGetDevice(&dev), fn, "cudaGetDevice");
   std::lock_guard lock(pools_mutex);
   if (pools.size() <= static_cast<std::size_t>(dev)) pools.resize(dev + 1, nullptr);
   if (!pools[dev]) {
+    const relaxed_capture_mode relaxed;
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
@@ -107,25 +116,34 @@ bool capturing(cudaStream_t s) noexcept {
 }
 
 // A stream's own scratch, kept between calls so that small calls allocate nothing (a stream-ordered
-// allocation and release cost a call 1.5-3 us on an H100, docs/performance.md "Reduce"). One buffer per
-// stream, keyed by cudaStreamGetId (never reused, unlike a destroyed stream's handle), lent to one scratch of
-// one call at a time: the next call on that stream runs after this one's kernels, so they never share it.
+// allocation and release cost a call 1.5-3 us on an H100, docs/performance.md "Reduce"). Two buffers per
+// stream, keyed by cudaStreamGetId (never reused, unlike a destroyed stream's handle), each lent to one
+// scratch of one call at a time: the next call on that stream runs after this one's kernels, so they never
+// share it. `plain` serves any scratch; `states` only look-back tile states, zeroed when it is made and
+// handed out with a new epoch at every call (kept_states_alloc), so that no call needs to zero them.
 // Not while the stream is being captured (a graph may run on another stream: those calls take the pool's).
-// At most cached_streams streams per device and cached_bytes each; beyond, the pool as before.
+// At most cached_streams streams per device and cached_bytes per buffer; beyond, the pool as before.
 constexpr std::size_t cached_streams = 64;
 constexpr std::size_t cached_bytes = std::size_t{1} << 20;
+struct kept_buffer {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  bool lent = false;
+  unsigned epoch = 0;  // states: the epoch of the last call that borrowed it (0: zeroed since)
+};
 struct stream_scratch {
   int dev;
   unsigned long long stream_id;
-  void* p;
-  std::size_t bytes;
-  bool lent;
+  kept_buffer plain, states;
 };
 std::mutex cache_mutex;
 std::vector<stream_scratch> cache;
+std::atomic<unsigned> epoch_limit{cuda_backend::kept_state_epochs};  // lowered by tests
 
-// The stream's buffer, at least `bytes` long, lent to the caller; null where the pool is to serve.
-void* borrow_stream_scratch(std::size_t bytes, cudaStream_t s, const char* fn) {
+// The stream's plain or states buffer, at least `bytes` long, lent to the caller; null where the pool is to
+// serve. For states, *epoch: this call's epoch, 1 to kept_state_epochs - 1, never handed out twice between
+// two zeroings of the buffer.
+void* borrow_stream_scratch(bool states, std::size_t bytes, cudaStream_t s, const char* fn, unsigned* epoch) {
   if (bytes > cached_bytes || capturing(s)) return nullptr;
   int dev = 0;
   unsigned long long id = 0;
@@ -138,27 +156,40 @@ void* borrow_stream_scratch(std::size_t bytes, cudaStream_t s, const char* fn) {
     on_device += c.dev == dev;
     if (c.dev == dev && c.stream_id == id) e = &c;
   }
-  if (e && e->lent) return nullptr;  // another scratch of this call, or another thread's call on this stream
   if (!e) {
     if (on_device >= cached_streams) return nullptr;
-    e = &cache.emplace_back(stream_scratch{dev, id, nullptr, 0, false});
+    e = &cache.emplace_back(stream_scratch{dev, id, {}, {}});
   }
-  if (e->bytes < bytes) {  // grow: the old buffer goes back after this stream's earlier calls
-    const std::size_t grown = std::max(bytes, std::min(cached_bytes, 2 * e->bytes));
+  kept_buffer& b = states ? e->states : e->plain;
+  if (b.lent) return nullptr;  // another scratch of this call, or another thread's call on this stream
+  bool zero = states && b.epoch + 1 >= epoch_limit.load();  // every epoch used: start again
+  if (b.bytes < bytes) {  // grow: the old buffer goes back after this stream's earlier calls
+    const std::size_t grown = std::max(bytes, std::min(cached_bytes, 2 * b.bytes));
     void* p = nullptr;
     if (cudaMallocFromPoolAsync(&p, grown, pool, s) != cudaSuccess) return (void)cudaGetLastError(), nullptr;
-    if (e->p) (void)cudaFreeAsync(e->p, s);
-    e->p = p, e->bytes = grown;
+    if (b.p) (void)cudaFreeAsync(b.p, s);
+    b.p = p, b.bytes = grown, zero = states;
   }
-  e->lent = true;
-  return e->p;
+  if (zero) {
+    if (cudaMemsetAsync(b.p, 0, b.bytes, s) != cudaSuccess) {  // keep nothing unzeroed: drop the buffer
+      (void)cudaGetLastError();
+      (void)cudaFreeAsync(b.p, s);
+      b = kept_buffer{};
+      return nullptr;
+    }
+    b.epoch = 0;
+  }
+  if (states) *epoch = ++b.epoch;
+  b.lent = true;
+  return b.p;
 }
 
 // True where p was a stream's buffer (now free for its next call).
 bool give_back_stream_scratch(void* p) noexcept {
   std::lock_guard lock(cache_mutex);
   for (auto& c : cache)
-    if (c.p == p && c.lent) return c.lent = false, true;
+    for (kept_buffer* b : {&c.plain, &c.states})
+      if (b->p == p && b->lent) return b->lent = false, true;
   return false;
 }
 
@@ -167,12 +198,16 @@ bool give_back_stream_scratch(void* p) noexcept {
 std::uint64_t drop_stream_scratch(int dev) noexcept {
   std::lock_guard lock(cache_mutex);
   std::uint64_t bytes = 0;
-  std::erase_if(cache, [&](const stream_scratch& c) {
-    if (c.dev != dev || c.lent) return false;
-    if (c.p) (void)cudaFreeAsync(c.p, cudaStreamLegacy);
-    bytes += c.bytes;
-    return true;
-  });
+  for (auto& c : cache) {
+    if (c.dev != dev) continue;
+    for (kept_buffer* b : {&c.plain, &c.states}) {
+      if (b->lent || !b->p) continue;
+      (void)cudaFreeAsync(b->p, cudaStreamLegacy);
+      bytes += b->bytes;
+      *b = kept_buffer{};
+    }
+  }
+  std::erase_if(cache, [&](const stream_scratch& c) { return c.dev == dev && !c.plain.p && !c.states.p; });
   (void)cudaStreamSynchronize(cudaStreamLegacy);
   (void)cudaGetLastError();
   return bytes;
@@ -217,7 +252,7 @@ void check_device_pointer(const char* fn, const char* arg, const void* p) {
 }
 
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
-  if (void* own = borrow_stream_scratch(bytes, stream, fn)) return own;
+  if (void* own = borrow_stream_scratch(false, bytes, stream, fn, nullptr)) return own;
   void* p = nullptr;
   cudaMemPool_t pool = pool_for_current_device(fn);
   cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
@@ -228,6 +263,14 @@ void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
   }
   check(e, fn, "scratch allocation");
   return p;
+}
+
+void* kept_states_alloc(std::size_t bytes, CUstream_st* stream, const char* fn, unsigned* epoch) {
+  return borrow_stream_scratch(true, bytes, stream, fn, epoch);
+}
+
+void set_kept_state_epoch_limit(unsigned limit) noexcept {
+  epoch_limit = limit == 0 || limit > kept_state_epochs ? kept_state_epochs : limit < 2 ? 2 : limit;
 }
 
 void scratch_free(void* p, CUstream_st* stream) noexcept {
@@ -257,6 +300,8 @@ int multiprocessor_count(const char* fn) { no_cuda(fn); }
 void require_device(const char* fn) { no_cuda(fn); }
 void check_device_pointer(const char* fn, const char*, const void*) { no_cuda(fn); }
 void* scratch_alloc(std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
+void* kept_states_alloc(std::size_t, CUstream_st*, const char* fn, unsigned*) { no_cuda(fn); }
+void set_kept_state_epoch_limit(unsigned) noexcept {}
 void scratch_free(void*, CUstream_st*) noexcept {}
 void copy_to_host(void*, const void*, std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
 #endif

@@ -930,6 +930,128 @@ TEST_F(gpu, small_calls_reuse_their_streams_scratch_safely) {
   for (cudaStream_t s : {a, b, c}) cudaStreamDestroy(s);
 }
 
+// A process's first sluice calls may come inside a stream capture (global mode, which forbids making a memory
+// pool then): a reduction, a scan and a compaction captured and replayed, each result right. Meaningful when
+// it runs first in its process: scripts/device_check.sh runs it alone before the suite.
+TEST_F(gpu, first_calls_of_a_process_may_come_inside_a_capture) {
+  const std::size_t n = 300001;
+  std::vector<std::uint32_t> h(n);
+  std::vector<std::uint8_t> hf(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 9), hf[i] = static_cast<std::uint8_t>(i % 3 == 0);
+  device_buffer<std::uint32_t> in(h), scanned(n), kept(n), total(1);
+  device_buffer<std::uint8_t> flags(hf);
+  device_buffer<std::uint64_t> count(1);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  const options o{device::cuda, "best", s};
+  cudaGraph_t g;
+  ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+  try {
+    sluice::reduce_async(in, total.data(), 0u, sum{}, o);
+    sluice::inclusive_scan(in, scanned, sum{}, o);
+    sluice::compact_async(in, flags, kept, count.data(), o);
+  } catch (...) {
+    (void)cudaStreamEndCapture(s, &g);
+    cudaStreamDestroy(s);
+    throw;
+  }
+  ASSERT_EQ(cudaStreamEndCapture(s, &g), cudaSuccess);
+  cudaGraphExec_t ge;
+  ASSERT_EQ(cudaGraphInstantiate(&ge, g, 0), cudaSuccess);
+  ASSERT_EQ(cudaGraphLaunch(ge, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  std::vector<std::uint32_t> want(n), want_kept;
+  std::inclusive_scan(h.begin(), h.end(), want.begin());
+  for (std::size_t i = 0; i < n; ++i)
+    if (hf[i]) want_kept.push_back(h[i]);
+  EXPECT_EQ(total.download()[0], want.back());
+  EXPECT_TRUE(scanned.download() == want);
+  ASSERT_EQ(count.download()[0], want_kept.size());
+  std::vector<std::uint32_t> got = kept.download();
+  got.resize(want_kept.size());
+  EXPECT_TRUE(got == want_kept);
+  cudaGraphExecDestroy(ge);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(s);
+}
+
+// The look-back states of 4-byte scans, of compaction and partition, and the count of finished blocks of
+// reduce are kept per stream between calls, not zeroed: each call's words carry its epoch, and the tile
+// counters alternate (lookback::launch_states). Every kind of call on one stream in turn, at sizes that
+// change from call to call, so each finds the states, counters and partials the others left; the pipelined
+// kernels, partition's count pass and 8-byte scans (which zero their states) among them; the epochs cut to
+// 1..4, so the kept buffer is zeroed again every fifth call. Every element checked.
+TEST_F(gpu, kept_lookback_states_serve_every_kind_of_call_in_turn) {
+  struct epochs_cut {
+    epochs_cut() { cuda_backend::set_kept_state_epoch_limit(5); }
+    ~epochs_cut() { cuda_backend::set_kept_state_epoch_limit(0); }
+  } cut;
+  const std::uint32_t limit = 1u << 24;  // about half kept by the predicate
+  const std::vector<std::size_t> sizes{2 * 8192, 3 * 8192 + 5, 40 * 8192 + 77, 300001, 12 * 8192 - 1};
+  const std::size_t top = *std::max_element(sizes.begin(), sizes.end());
+  std::vector<std::uint32_t> h(top);
+  std::vector<std::uint8_t> hf(top);
+  for (std::size_t i = 0; i < top; ++i) {
+    h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 7);
+    hf[i] = static_cast<std::uint8_t>(h[i] % 5 < 2 ? 1 + i % 255 : 0);
+  }
+  std::vector<std::uint64_t> h64(h.begin(), h.end());
+  device_buffer<std::uint32_t> in(h), out(top);
+  device_buffer<std::uint64_t> in64(h64), out64(top);
+  device_buffer<std::uint8_t> flags(hf);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  const options best{device::cuda, "best", s}, piped{device::cuda, pipelined_spec(), s};
+  const options single{device::cuda, "decoupled-lookback:phased=off", s},
+      counted{device::cuda, "decoupled-lookback:resident=off,phased=off", s};
+  constexpr int kinds = 9;
+  for (int r = 0; r < 4 * kinds; ++r) {
+    const int kind = r % kinds;
+    const std::size_t n = sizes[(r + r / kinds) % sizes.size()];
+    SCOPED_TRACE("call " + std::to_string(r) + ", kind " + std::to_string(kind) + ", n " + std::to_string(n));
+    std::span<const std::uint32_t> i(in.data(), n);
+    std::span<std::uint32_t> o(out.data(), n);
+    std::span<const std::uint8_t> f(flags.data(), n);
+    std::vector<std::uint32_t> want, rejected;
+    std::uint64_t kept = 0;
+    const bool by_flags = kind == 1 || kind == 7;
+    for (std::size_t k = 0; k < n; ++k) ((by_flags ? hf[k] != 0 : h[k] < limit) ? want : rejected).push_back(h[k]);
+    const std::size_t want_kept = want.size();
+    switch (kind) {
+      case 0: sluice::inclusive_scan(i, o, sum{}, best); break;
+      case 1: kept = sluice::compact(i, f, o, single); break;
+      case 2: kept = sluice::compact_if(i, o, less_than(limit), best); break;
+      case 3: kept = sluice::partition(i, o, less_than(limit), best); break;  // resident: one cooperative launch
+      case 4: EXPECT_EQ(sluice::reduce(i, 0u, sum{}, best), std::accumulate(h.begin(), h.begin() + n, 0u)); break;
+      case 5: sluice::exclusive_scan(i, o, 7u, sum{}, piped); break;
+      case 6: kept = sluice::compact_if(i, o, less_than(limit), piped); break;
+      case 7: kept = sluice::partition_flagged(i, f, o, counted); break;  // the count pass, then the look-back
+      case 8: sluice::inclusive_scan(std::span<const std::uint64_t>(in64.data(), n), std::span<std::uint64_t>(out64.data(), n), sum{}, best); break;
+    }
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    std::vector<std::uint32_t> got = out.download();
+    got.resize(n);
+    if (kind == 0 || kind == 5) {
+      want.assign(n, 0);
+      if (kind == 0) std::inclusive_scan(h.begin(), h.begin() + n, want.begin());
+      else std::exclusive_scan(h.begin(), h.begin() + n, want.begin(), 7u);
+      EXPECT_TRUE(got == want);
+    } else if (kind == 8) {
+      std::vector<std::uint64_t> want64(n), got64 = out64.download();
+      std::inclusive_scan(h64.begin(), h64.begin() + n, want64.begin());
+      got64.resize(n);
+      EXPECT_TRUE(got64 == want64);
+    } else if (kind != 4) {
+      EXPECT_EQ(kept, want_kept);
+      if (kind == 3 || kind == 7) want.insert(want.end(), rejected.begin(), rejected.end());
+      else got.resize(std::min<std::size_t>(kept, n));
+      EXPECT_TRUE(got == want);
+    }
+  }
+  EXPECT_GT(sluice::release_scratch(), 0u);  // the stream's kept buffers among what went back
+  cudaStreamDestroy(s);
+}
+
 // The async forms never sync the host, so a whole compaction can be captured in a CUDA graph and replayed.
 TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
   const std::size_t n = 100000;

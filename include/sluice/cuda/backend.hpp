@@ -16,6 +16,14 @@ namespace sluice::cuda_backend {
 void require_device(const char* fn);  // errc::no_device unless a CUDA device can run work
 void check_device_pointer(const char* fn, const char* arg, const void* p);  // host memory is an invalid_argument
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn);  // stream-ordered, from sluice's pool
+// Look-back tile states kept per stream between calls: a buffer of at least `bytes` whose every word a
+// look-back user wrote carries the epoch of its call in bits 2..25, zeroed when made; *epoch: this call's
+// epoch (1 to kept_state_epochs - 1, never given twice between two zeroings), so that the states of earlier
+// calls read as not yet published and nothing needs zeroing. Null where none can be lent (during a capture,
+// more than 1 MiB, the stream's buffer lent already): take scratch_alloc's and zero it. Free with scratch_free.
+inline constexpr unsigned kept_state_epochs = 1u << 24;
+void* kept_states_alloc(std::size_t bytes, CUstream_st* stream, const char* fn, unsigned* epoch);
+void set_kept_state_epoch_limit(unsigned limit) noexcept;  // tests: epochs 1 to limit - 1 only (0: kept_state_epochs)
 void scratch_free(void* p, CUstream_st* stream) noexcept;
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // then syncs stream
 void check_cuda(int cuda_error_code, const char* fn, const char* what);  // throws unless cudaSuccess
@@ -25,6 +33,13 @@ int multiprocessor_count(const char* fn);  // of the current device, cached
 class scratch {
  public:
   scratch(std::size_t bytes, CUstream_st* s, const char* fn) : p_(bytes ? scratch_alloc(bytes, s, fn) : nullptr), s_(s) {}
+  // Tile states (kept_states_alloc): the stream's kept buffer with *epoch >= 1, or pool memory with *epoch 0
+  // that the caller zeroes.
+  scratch(std::size_t bytes, CUstream_st* s, const char* fn, unsigned* epoch) : s_(s) {
+    *epoch = 0;
+    p_ = kept_states_alloc(bytes, s, fn, epoch);
+    if (!p_) p_ = scratch_alloc(bytes, s, fn);
+  }
   scratch() = default;
   ~scratch() { scratch_free(p_, s_); }
   scratch(scratch&& o) noexcept : p_(o.p_), s_(o.s_) { o.p_ = nullptr; }

@@ -8,6 +8,8 @@
 // grid.
 // 4-byte values travel packed with their status in one 64-bit word (one relaxed access, no fences); wider
 // ones in a status word with release/acquire order beside two value arrays.
+// Packed words may carry the epoch of their call in bits 2..25 (launch_states below): the states are then
+// kept per stream between calls, and a word of an earlier call reads as invalid, so none is zeroed first.
 #pragma once
 #include <cuda/atomic>
 
@@ -19,6 +21,8 @@
 namespace sluice::cuda_backend::lookback {
 
 enum status : unsigned { invalid = 0, aggregate = 1, prefix = 2 };
+inline constexpr unsigned epoch_mask = kept_state_epochs - 1;  // bits 2..25 of a packed word, shifted down
+static_assert(kept_state_epochs == 1u << 24, "the epoch takes bits 2..25 of a packed state word");
 
 template <class T>
 using bits_of = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
@@ -47,10 +51,12 @@ struct tile_state {
   unsigned* flags;
   bits_of<T>* aggregates;
   bits_of<T>* prefixes;
+  unsigned epoch;  // packed: this call's epoch, in bits 2..25 of every word it writes (0 where zeroed first)
 
   static std::size_t bytes(u64 tiles) { return packed ? tiles * 8 : tiles * (4 + 2 * sizeof(T)); }
-  static tile_state at(void* p, u64 tiles) {
+  static tile_state at(void* p, u64 tiles, unsigned epoch = 0) {
     tile_state s{};
+    s.epoch = epoch;
     if constexpr (packed) {
       s.words = static_cast<unsigned long long*>(p);
     } else {
@@ -63,7 +69,7 @@ struct tile_state {
 
   __device__ void publish(u64 tile, status st, const T& v) const {
     if constexpr (packed) {
-      const unsigned long long w = (static_cast<unsigned long long>(to_bits(v)) << 32) | st;
+      const unsigned long long w = (static_cast<unsigned long long>(to_bits(v)) << 32) | epoch << 2 | st;
       cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).store(w, cuda::memory_order_relaxed);
     } else {
       bits_of<T>* slot = st == aggregate ? aggregates : prefixes;
@@ -77,7 +83,7 @@ struct tile_state {
     if constexpr (packed) {
       const unsigned long long x = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
       v = from_bits<T>(static_cast<unsigned>(x >> 32));
-      return static_cast<status>(x & 3u);
+      return (static_cast<unsigned>(x) >> 2 & epoch_mask) == epoch ? static_cast<status>(x & 3u) : invalid;
     } else {
       const unsigned st = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).load(cuda::memory_order_acquire);
       if (st == invalid) return invalid;
@@ -89,23 +95,59 @@ struct tile_state {
   }
 };
 
-// Counts (compaction and partition): a 62-bit count and its status in one relaxed 64-bit word, so even
-// 64-bit positions cost one access per predecessor.
+// Counts (compaction and partition): a count and its status in one relaxed 64-bit word, so even 64-bit
+// positions cost one access per predecessor: 62 bits of count where the states were zeroed (epoch 0), else
+// the epoch in bits 2..25 and 38 bits of count (launch_states keeps states only below 2^38 elements).
 struct count_state {
   using value_type = unsigned long long;
+  static constexpr u64 kept_limit = u64{1} << 38;  // counts (and n) below this may take kept states
   unsigned long long* words;
+  unsigned epoch;
 
   static std::size_t bytes(u64 tiles) { return tiles * 8; }
-  static count_state at(void* p, u64) { return {static_cast<unsigned long long*>(p)}; }
+  static count_state at(void* p, u64, unsigned epoch = 0) { return {static_cast<unsigned long long*>(p), epoch}; }
 
   __device__ void publish(u64 tile, status st, unsigned long long v) const {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).store(v << 2 | st, cuda::memory_order_relaxed);
+    const unsigned long long w = epoch ? v << 26 | epoch << 2 | st : v << 2 | st;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).store(w, cuda::memory_order_relaxed);
   }
   __device__ status peek(u64 tile, unsigned long long& v) const {
     const unsigned long long x = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
-    v = x >> 2;
-    return static_cast<status>(x & 3u);
+    if (epoch == 0) return v = x >> 2, static_cast<status>(x & 3u);
+    v = x >> 26;
+    return (static_cast<unsigned>(x) >> 2 & epoch_mask) == epoch ? static_cast<status>(x & 3u) : invalid;
   }
+};
+
+// The scratch of one look-back launch: [0, 8) two tile counters, [8, 16) the caller's (zero where epoch()
+// is 0, else as the stream's last call left it), then `state_bytes` of tile states from byte 16. Where `keep`
+// (packed states only: every word written there is a state word with its epoch in bits 2..25) and the
+// stream's kept buffer is free, the states stay from call to call and this call's epoch tells its own apart:
+// nothing is zeroed. Else pool memory, zeroed in stream order, epoch 0. counter() starts at zero; every
+// kernel launched on these states must zero spare_counter() once (the block that draws ticket 0, or block 0
+// where nothing is counted): it is the next call's counter (the counters alternate with the epoch's parity;
+// the last call on the stream, which used spare_counter(), is done before this one starts).
+class launch_states {
+ public:
+  launch_states() = default;
+  launch_states(std::size_t state_bytes, bool keep, cudaStream_t s, const char* fn) {
+    const std::size_t bytes = 16 + state_bytes;
+    if (keep) {
+      mem_ = scratch(bytes, s, fn, &epoch_);
+    } else {
+      mem_ = scratch(bytes, s, fn);
+    }
+    if (epoch_ == 0) check_cuda(cudaMemsetAsync(mem_.as<void>(), 0, bytes, s), fn, "cudaMemsetAsync");
+  }
+  unsigned epoch() const { return epoch_; }
+  unsigned* counter() const { return mem_.as<unsigned>() ? mem_.as<unsigned>() + (epoch_ & 1u) : nullptr; }
+  unsigned* spare_counter() const { return mem_.as<unsigned>() ? mem_.as<unsigned>() + (~epoch_ & 1u) : nullptr; }
+  char* callers() const { return mem_.as<char>() + 8; }
+  void* states() const { return mem_.as<char>() + 16; }
+
+ private:
+  scratch mem_;
+  unsigned epoch_ = 0;
 };
 
 // The look-back's tunables: predecessors read per lane and round (window = 32 x per_lane), and how long a

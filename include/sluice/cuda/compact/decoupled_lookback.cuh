@@ -250,7 +250,7 @@ __device__ unsigned warp_ranks(const unsigned (&keep)[Vectors], unsigned (&lane_
 
 template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
-    select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter,
+    select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter, unsigned* spare_counter,
                   lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl) {
   using P = policy<T>;
   constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
@@ -262,7 +262,10 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __shared__ uint4 stage_raw[P::tile / pv + 2];  // the tile plus a phase of slack for each of the two runs
   T* const stage = reinterpret_cast<T*>(stage_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  if (threadIdx.x == 0) tile_number = counter ? atomicAdd(counter, 1u) : blockIdx.x;
+  if (threadIdx.x == 0) {
+    tile_number = counter ? atomicAdd(counter, 1u) : blockIdx.x;
+    if (tile_number == 0 && spare_counter) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
+  }
   __syncthreads();
   const u64 tile = tile_number, base = tile * P::tile;
   const unsigned run = warp * P::warp_items;  // the warp's first element within the tile
@@ -444,8 +447,10 @@ struct pipeline {
 
 template <class T, class Sel, class Tuning, class Pipe>
 __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
-    pipelined_compact_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, lookback::count_state state) {
+    pipelined_compact_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* spare_counter,
+                             lookback::count_state state) {
 #if __CUDA_ARCH__ >= 900
+  if (blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
   using Q = Pipe;
   using warp_scan = cub::WarpScan<unsigned>;
   constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages, L = Q::lag;
@@ -664,11 +669,10 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, c.blocks && c.blocks < tiles ? c.blocks : tiles, fn,
                                    "decoupled-lookback's pipeline");
     if (grid == 0) return false;
-    scratch state(lookback::count_state::bytes(tiles), s, fn);
-    check_cuda(cudaMemsetAsync(state.as<void>(), 0, lookback::count_state::bytes(tiles), s), fn, "cudaMemsetAsync");
+    const lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
     return launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
-                              in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count,
-                              lookback::count_state::at(state.as<void>(), tiles));
+                              in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
+                              lookback::count_state::at(state.states(), tiles, state.epoch()));
   }
 }
 
@@ -703,7 +707,8 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
       resident = tiles <= static_cast<u64>(multiprocessor_count(fn)) *
                               static_cast<u64>(resident_blocks_per_sm(kernel, P::threads, 0, 0, fn, "select_lookback::select_kernel"));
 
-  scratch state;  // [0, 8): tile counter, [8, 16): partition's kept total, then the tile states
+  scratch state;  // the phased path's tile counts
+  lookback::launch_states launch;  // the tile counters, [8, 16): partition's kept total, then the tile states
   unsigned* counter = nullptr;
   unsigned long long* kept_total = nullptr;
   lookback::count_state states{};
@@ -730,7 +735,8 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   }
   // Partition's count pass: the kept total before the move.
   auto count_pass = [&] {
-    kept_total = reinterpret_cast<unsigned long long*>(state.as<char>() + 8);
+    kept_total = reinterpret_cast<unsigned long long*>(launch.callers());
+    if (launch.epoch()) check_cuda(cudaMemsetAsync(kept_total, 0, sizeof(*kept_total), s), fn, "cudaMemsetAsync");  // kept states: not zeroed
     const std::size_t unit = is_flags<Sel> ? 1 : sizeof(T);
     u64 head = (16 - addr(first) % 16) % 16;
     head = head % unit ? n : head / unit;
@@ -741,20 +747,19 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     check_launch(fn, "select_lookback::count_kernel");
   };
   if (tiles > 1 && M != mode::unordered && !tile_incl) {
-    const std::size_t bytes = 16 + lookback::count_state::bytes(tiles);
-    state = scratch(bytes, s, fn);
-    check_cuda(cudaMemsetAsync(state.as<void>(), 0, bytes, s), fn, "cudaMemsetAsync");
-    counter = state.as<unsigned>();
-    states = lookback::count_state::at(state.as<char>() + 16, tiles);
+    launch = lookback::launch_states(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+    counter = launch.counter();
+    states = lookback::count_state::at(launch.states(), tiles, launch.epoch());
     if constexpr (M == mode::partition) {
       if (resident && launch_cooperative(kernel, tiles, P::threads, 0, s, fn, "select_lookback::select_kernel", in.data(), sel,
-                                         out.data(), n, static_cast<u64>(out.size()), count, counter, states,
+                                         out.data(), n, static_cast<u64>(out.size()), count, counter, launch.spare_counter(), states,
                                          static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr)))
         return;
       count_pass();  // not resident, or the device could not hold the grid after all (kept total still zero)
     }
   }
-  kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter, states, kept_total, tile_incl);
+  kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter,
+                                                              launch.spare_counter(), states, kept_total, tile_incl);
   check_launch(fn, "select_lookback::select_kernel");
 }
 

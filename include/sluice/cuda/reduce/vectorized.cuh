@@ -1,7 +1,8 @@
 // reduce "vectorized": the production reduction. The input splits into a head (up to the first 16-byte
 // boundary), a body of whole warp tiles (32 lanes x `vectors` loads of 16 bytes) and a tail. Each warp of
 // a grid of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, `vectors` in
-// flight per thread; one block then combines init, the head, the blocks' partials and the tail. Up to
+// flight per thread; the last block to finish (a count of finished blocks, kept per stream between calls:
+// lookback::launch_states) then combines init, the head, the blocks' partials and the tail: one launch. Up to
 // 128 KiB of input one block does it all, each thread folding a contiguous run of 16-byte vectors. Every
 // combination is in input order (within a vector, across lanes by an ordered tree, across tiles, warps and
 // blocks), so any associative operator works and the result depends only on n and the device's SM count:
@@ -10,6 +11,7 @@
 #include <cub/block/block_reduce.cuh>
 
 #include "sluice/cuda/common.cuh"
+#include "sluice/cuda/lookback.cuh"
 
 namespace sluice::cuda_backend::vectorized {
 
@@ -64,26 +66,6 @@ __device__ maybe<T> fold_warp_tile(maybe<T> acc, const T* tile, Op op) {
   return acc;
 }
 
-// partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
-// tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
-// in order.
-template <class P, class T, class Op>
-__global__ void __launch_bounds__(P::threads) body_kernel(const T* body, u64 tiles, Op op, maybe<T>* partials) {
-  __shared__ maybe<T> warp_part[P::warps];
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
-  const u64 first = u * tiles / units, last = (u + 1) * tiles / units;
-  maybe<T> acc{T{}, false};
-  for (u64 t = first; t < last; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
-  if (lane == 0) warp_part[warp] = acc;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    maybe<T> b = warp_part[0];
-    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
-    partials[blockIdx.x] = b;
-  }
-}
-
 // In-order reduction of `count` values by one block: each thread a contiguous run, then a block reduce.
 template <class P, class T, class Op, class Get>
 __device__ maybe<T> block_reduce_in_order(u64 count, Get get, Op op) {
@@ -96,8 +78,49 @@ __device__ maybe<T> block_reduce_in_order(u64 count, Get get, Op op) {
   return block_reduce(storage).Reduce(acc, mop);
 }
 
-// *result = init op head op partials op tail, reduced as one in-order sequence of head + blocks + tail
-// values (one block reduction: one launch and one set of barriers for small inputs, where this is all).
+// partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
+// tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
+// in order. The last block to count itself done in *done then writes *result = init op head op partials op
+// tail, reduced as one in-order sequence of head + blocks + tail values, as final_kernel does.
+template <class P, class T, class Op>
+__global__ void __launch_bounds__(P::threads)
+    body_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, maybe<T>* partials,
+                unsigned* done, unsigned* spare_counter) {
+  static_assert(P::threads == P::final_threads, "the last block does the final reduction");
+  __shared__ maybe<T> warp_part[P::warps];
+  __shared__ bool last;
+  const T* body = in + head;
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
+  const u64 first = u * tiles / units, last_tile = (u + 1) * tiles / units;
+  maybe<T> acc{T{}, false};
+  for (u64 t = first; t < last_tile; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
+  if (lane == 0) warp_part[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
+    partials[blockIdx.x] = b;
+    // Count this block done, its partial released with the count; the count's last taker acquires them all.
+    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*done).fetch_add(1u, cuda::memory_order_acq_rel);
+    if (before == 0) *spare_counter = 0;  // the next call's count (lookback::launch_states)
+    last = before == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  const maybe_op<T, Op> mop{op};
+  const u64 blocks = gridDim.x, count = head + blocks + (n - tail_at);
+  const maybe<T> r = block_reduce_in_order<P, T>(count, [&](u64 i) -> maybe<T> {
+    if (i < head) return {in[i], true};
+    if (i < head + blocks) return partials[i - head];
+    return {in[tail_at + (i - head - blocks)], true};
+  }, op);
+  if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
+}
+
+// *result = init op head op tail, reduced as one in-order sequence (no body: inputs whose start is not
+// aligned to T, or too short for one warp tile).
 template <class P, class T, class Op>
 __global__ void __launch_bounds__(P::final_threads)
     final_kernel(const T* in, u64 head, const maybe<T>* partials, u64 blocks, u64 tail_at, u64 n, Op op, T init, T* result) {
@@ -162,8 +185,10 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
     blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
     if (blocks > cap) blocks = cap;
     partials = scratch(blocks * sizeof(maybe<T>), s, fn);
-    body_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in + head, tiles, op, partials.as<maybe<T>>());
-    check_launch(fn, "vectorized::body_kernel");
+    const lookback::launch_states done(0, true, s, fn);
+    body_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
+                                                                               partials.as<maybe<T>>(), done.counter(), done.spare_counter());
+    return check_launch(fn, "vectorized::body_kernel");
   }
   final_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, partials.as<maybe<T>>(), blocks, tail_at, n, op, init, result);
   check_launch(fn, "vectorized::final_kernel");

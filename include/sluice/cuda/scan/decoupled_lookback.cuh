@@ -3,7 +3,8 @@
 // vector loads, scans it (serially within each thread's vector, a warp scan across lanes, a scan of the
 // warps' totals), publishes the tile's aggregate, learns everything before the tile by look-back
 // (lookback.cuh), and stores the tile with 16-byte vector stores. One launch (plus a memset of the tile
-// states) for any n; a single-tile input needs neither the counter nor the states.
+// states, unless the stream's kept states serve: lookback::launch_states) for any n; a single-tile input
+// needs neither the counter nor the states.
 // Layout: warp w of a tile owns a contiguous run of 32 x items elements; lane l's j-th vector is at
 // (j x 32 + l) x per_vector in that run, so every load instruction of a warp covers 512 contiguous bytes.
 // Starts that are not 16-byte aligned (in or out) take the same path with element loads and stores.
@@ -38,7 +39,8 @@ __device__ maybe<T> then(maybe<T> a, maybe<T> b, Op op) {
 
 template <class T, class Op, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
-    scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, unsigned* counter, lookback::tile_state<T> state) {
+    scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, unsigned* counter, unsigned* spare_counter,
+                lookback::tile_state<T> state) {
   using P = policy<T>;
   using warp_scan = cub::WarpScan<T>;
   __shared__ typename warp_scan::TempStorage warp_storage[P::warps];
@@ -46,7 +48,10 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __shared__ unsigned tile_number;
   __shared__ T tile_before;
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  if (threadIdx.x == 0) tile_number = counter ? atomicAdd(counter, 1u) : blockIdx.x;
+  if (threadIdx.x == 0) {
+    tile_number = counter ? atomicAdd(counter, 1u) : blockIdx.x;
+    if (tile_number == 0 && spare_counter) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
+  }
   __syncthreads();
   const u64 tile = tile_number, base = tile * P::tile, run = base + warp * P::warp_items;
   const bool full = base + P::tile <= n;
@@ -182,8 +187,10 @@ struct pipeline {
 
 template <class T, class Op, class Tuning, class Pipe>
 __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
-    pipelined_scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, lookback::tile_state<T> state) {
+    pipelined_scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, unsigned* spare_counter,
+                          lookback::tile_state<T> state) {
 #if __CUDA_ARCH__ >= 900
+  if (blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
   using Q = Pipe;
   using warp_scan = cub::WarpScan<T>;
   constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages, L = Q::lag;
@@ -404,25 +411,24 @@ void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t
                        ? 0
                        : pipelined_grid<T, Op, Tuning, Pipe>(aligned, n, ps.pipelined == pipelining::on, ps.blocks, fn);
   const u64 tiles = grid ? ceil_div(n, Pipe::tile) : ceil_div(n, P::tile);  // (the pipeline's tiles are no larger)
-  scratch state;
-  unsigned* counter = nullptr;
+  lookback::launch_states state;  // the counters, then the tile states: kept per stream for 4-byte elements
   lookback::tile_state<T> tiles_state{};
-  if (tiles > 1 || grid) {  // the counter, then the tile states (16-byte aligned), all zero
-    const std::size_t bytes = 16 + lookback::tile_state<T>::bytes(tiles);
-    state = scratch(bytes, s, fn);
-    check_cuda(cudaMemsetAsync(state.as<void>(), 0, bytes, s), fn, "cudaMemsetAsync");
-    counter = state.as<unsigned>();
-    tiles_state = lookback::tile_state<T>::at(state.as<char>() + 16, tiles);
+  if (tiles > 1 || grid) {
+    state = lookback::launch_states(lookback::tile_state<T>::bytes(tiles), lookback::tile_state<T>::packed, s, fn);
+    tiles_state = lookback::tile_state<T>::at(state.states(), tiles, state.epoch());
   }
   if constexpr (Pipe::min_tiles != ~u64{0})
     if (grid && launch_cooperative(pipelined_scan_kernel<T, Op, Tuning, Pipe>, grid, Pipe::threads, Pipe::shared_bytes, s, fn,
-                                   "decoupled_lookback::pipelined_scan_kernel", in, out, n, op, inclusive, init, tiles_state))
+                                   "decoupled_lookback::pipelined_scan_kernel", in, out, n, op, inclusive, init, state.spare_counter(),
+                                   tiles_state))
       return;  // else the device could not hold the grid: the single pass
   const u64 blocks = ceil_div(n, P::tile);
   if (aligned)
-    scan_kernel<T, Op, true, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
+    scan_kernel<T, Op, true, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, state.counter(),
+                                                                                         state.spare_counter(), tiles_state);
   else
-    scan_kernel<T, Op, false, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, counter, tiles_state);
+    scan_kernel<T, Op, false, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, state.counter(),
+                                                                                          state.spare_counter(), tiles_state);
   check_launch(fn, "decoupled_lookback::scan_kernel");
 }
 
