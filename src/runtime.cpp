@@ -115,6 +115,17 @@ bool capturing(cudaStream_t s) noexcept {
   return st != cudaStreamCaptureStatusNone;
 }
 
+// Runs `allocate` (a CUDA allocation); where it runs out of memory outside a stream capture, hands back the
+// freed bytes sluice's pool holds (too small or in pieces for the request) and, if there were any, runs it once
+// more. Its error, or cudaSuccess.
+template <class Allocate>
+cudaError_t retried_after_trim(Allocate allocate, cudaStream_t s) {
+  const cudaError_t e = allocate();
+  if (e != cudaErrorMemoryAllocation || capturing(s)) return e;
+  (void)cudaGetLastError();
+  return trim_pool_of_current_device() > 0 ? allocate() : e;
+}
+
 // A stream's own scratch, kept between calls so that small calls allocate nothing (a stream-ordered
 // allocation and release cost a call 1.5-3 us on an H100, docs/performance.md "Reduce"). Two buffers per
 // stream, keyed by cudaStreamGetId (never reused, unlike a destroyed stream's handle), each lent to one
@@ -255,13 +266,7 @@ void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
   if (void* own = borrow_stream_scratch(false, bytes, stream, fn, nullptr)) return own;
   void* p = nullptr;
   cudaMemPool_t pool = pool_for_current_device(fn);
-  cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
-  if (e == cudaErrorMemoryAllocation && !capturing(stream)) {  // freed blocks too small or in pieces: give
-    (void)cudaGetLastError();                                  // them back, then map the request anew
-    (void)trim_pool_of_current_device();
-    e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
-  }
-  check(e, fn, "scratch allocation");
+  check(retried_after_trim([&] { return cudaMallocFromPoolAsync(&p, bytes, pool, stream); }, stream), fn, "scratch allocation");
   return p;
 }
 
@@ -313,12 +318,8 @@ namespace detail {
 void* device_malloc(std::size_t bytes) {
   cuda_backend::require_device("device_buffer");
   void* p = nullptr;
-  cudaError_t e = cudaMalloc(&p, bytes);
-  if (e == cudaErrorMemoryAllocation) {  // sluice's pool may still hold freed scratch: give it back, try again
-    (void)cudaGetLastError();
-    if (trim_pool_of_current_device() > 0) e = cudaMalloc(&p, bytes);
-  }
-  check(e, "device_buffer", ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
+  check(retried_after_trim([&] { return cudaMalloc(&p, bytes); }, nullptr), "device_buffer",
+        ("cudaMalloc of " + std::to_string(bytes) + " bytes").c_str());
   return p;
 }
 void device_free(void* p) noexcept {
