@@ -25,7 +25,8 @@ bool device_available(device d) noexcept;
 
 // Hands every byte of freed scratch that sluice's CUDA memory pool on the current device holds back to the
 // device, after waiting for the device; returns how many. Between calls the pool keeps up to an eighth of
-// the device's memory (docs/api.md, "Device memory"); call this before allocating most of the device
+// the device's memory, and each stream its own small scratch and look-back states (up to 1 MiB each, freed
+// here too; docs/api.md, "Device memory"); call this before allocating most of the device
 // yourself. Without CUDA, or with no scratch held: 0. Do not call it while a stream is being captured: it
 // waits for the device, which capture forbids (it then hands nothing back and returns 0).
 std::uint64_t release_scratch() noexcept;
