@@ -10,11 +10,33 @@
 #pragma once
 #include <cuda/ptx>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "sluice/cuda/common.cuh"
 
 namespace sluice::cuda_backend {
+
+// Register copies of any shape (a value, an array, an array of arrays), unrolled.
+template <class T>
+__device__ __forceinline__ void copy_registers(T& to, const T& from) {
+  to = from;
+}
+template <class T, std::size_t N>
+__device__ __forceinline__ void copy_registers(T (&to)[N], const T (&from)[N]) {
+#pragma unroll
+  for (std::size_t i = 0; i < N; ++i) copy_registers(to[i], from[i]);
+}
+
+// What a round with a lag keeps in registers for the tile it stores `Lag` rounds later: `one` holds that of
+// the tile one round old, `two` (Lag 2 only) that of the tile two rounds old. At the end of a round they move
+// one round older and `one` takes the newest tile's.
+template <unsigned Lag, class A>
+__device__ __forceinline__ void age(A& two, A& one, const A& newest) {
+  static_assert(Lag == 1 || Lag == 2, "two tiles kept at most");
+  if constexpr (Lag == 2) copy_registers(two, one);
+  copy_registers(one, newest);
+}
 
 template <unsigned Tile, unsigned Stages, unsigned Lag = 1>
 struct bulk_rounds {

@@ -122,12 +122,15 @@ int resident_blocks_per_sm(Kernel* kernel, unsigned threads, std::size_t shared_
 }
 
 // The grid of a persistent kernel that needs Hopper (its body is empty below sm_90): as many blocks as the
-// device holds at once with `shared_bytes` of dynamic shared memory each, at most `tiles`; 0 where the code
-// that runs on this device was built for an earlier architecture.
+// device holds at once with `shared_bytes` of dynamic shared memory each, at most `tiles` and, where `blocks`
+// is not 0, at most `blocks` (the parameter blocks=N); 0 where the code that runs on this device was built
+// for an earlier architecture.
 template <class Kernel>
-u64 resident_grid(Kernel* kernel, unsigned threads, std::size_t shared_bytes, u64 tiles, const char* fn, const char* what) {
+u64 resident_grid(Kernel* kernel, unsigned threads, std::size_t shared_bytes, u64 tiles, u64 blocks, const char* fn,
+                  const char* what) {
   const u64 most = static_cast<u64>(multiprocessor_count(fn)) * static_cast<u64>(resident_blocks_per_sm(kernel, threads, shared_bytes, 90, fn, what));
-  return tiles < most ? tiles : most;
+  const u64 wanted = blocks && blocks < tiles ? blocks : tiles;
+  return wanted < most ? wanted : most;
 }
 
 // Launches a persistent kernel cooperatively, which guarantees every block resident at once (its blocks wait

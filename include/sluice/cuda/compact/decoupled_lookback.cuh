@@ -602,16 +602,9 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     }
 
     if (copier) rounds.refill(round, bulk, receive);
-#pragma unroll
-    for (unsigned j = 0; j < V; ++j) {  // the kept tiles move one round older
-      if constexpr (L == 2) keep2[j] = keep1[j], lb2[j] = lb1[j];
-      keep1[j] = keepc[j], lb1[j] = lbc[j];
-#pragma unroll
-      for (unsigned e = 0; e < PV; ++e) {
-        if constexpr (L == 2) x2[j][e] = x1[j][e];
-        x1[j][e] = xc[j][e];
-      }
-    }
+    age<L>(keep2, keep1, keepc);  // the kept tiles move one round older
+    age<L>(lb2, lb1, lbc);
+    age<L>(x2, x1, xc);
     older = prev;
     prev = cur;
   }
@@ -666,7 +659,7 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     if (!aligned || c.pipelined == setting::off || c.phased == phasing::on) return false;
     if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
     auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe>;
-    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, c.blocks && c.blocks < tiles ? c.blocks : tiles, fn,
+    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn,
                                    "decoupled-lookback's pipeline");
     if (grid == 0) return false;
     const lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);

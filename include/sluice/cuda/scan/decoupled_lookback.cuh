@@ -349,16 +349,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       rounds.refill(round, whole, receive);
     }
     if constexpr (keep) {  // the kept scans move one round older
-#pragma unroll
-      for (unsigned j = 0; j < V; ++j) {
-        if constexpr (L == 2) b2[j] = b1[j];
-        b1[j] = bc[j];
-#pragma unroll
-        for (unsigned e = 0; e < PV; ++e) {
-          if constexpr (L == 2) x2[j][e] = x1[j][e];
-          x1[j][e] = xc[j][e];
-        }
-      }
+      age<L>(b2, b1, bc);
+      age<L>(x2, x1, xc);
     }
     older = prev;
     prev = cur;
@@ -378,7 +370,7 @@ u64 pipelined_grid(bool aligned, u64 n, bool always, u64 blocks, const char* fn)
     const u64 tiles = ceil_div(n, Pipe::tile);
     if (!aligned || (!always && tiles < Pipe::min_tiles)) return 0;
     return resident_grid(pipelined_scan_kernel<T, Op, Tuning, Pipe>, Pipe::threads, Pipe::shared_bytes,
-                         blocks && blocks < tiles ? blocks : tiles, fn, "decoupled-lookback's pipeline");
+                         tiles, blocks, fn, "decoupled-lookback's pipeline");
   }
 }
 
