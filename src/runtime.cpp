@@ -140,7 +140,8 @@ struct kept_buffer {
   void* p = nullptr;
   std::size_t bytes = 0;
   bool lent = false;
-  unsigned epoch = 0;  // states: the epoch of the last call that borrowed it (0: zeroed since)
+  unsigned epoch = 0;     // states: the epoch of the last call that borrowed it (0: zeroed since)
+  bool spoiled = false;   // states: a call borrowed them and launched nothing (kept_states_spoil): zero first
 };
 struct stream_scratch {
   int dev;
@@ -173,7 +174,7 @@ void* borrow_stream_scratch(bool states, std::size_t bytes, cudaStream_t s, cons
   }
   kept_buffer& b = states ? e->states : e->plain;
   if (b.lent) return nullptr;  // another scratch of this call, or another thread's call on this stream
-  bool zero = states && b.epoch + 1 >= epoch_limit.load();  // every epoch used: start again
+  bool zero = states && (b.epoch + 1 >= epoch_limit.load() || b.spoiled);  // every epoch used: start again
   if (b.bytes < bytes) {  // grow: the old buffer goes back after this stream's earlier calls
     const std::size_t grown = std::max(bytes, std::min(cached_bytes, 2 * b.bytes));
     void* p = nullptr;
@@ -188,11 +189,18 @@ void* borrow_stream_scratch(bool states, std::size_t bytes, cudaStream_t s, cons
       b = kept_buffer{};
       return nullptr;
     }
-    b.epoch = 0;
+    b.epoch = 0, b.spoiled = false;
   }
   if (states) *epoch = ++b.epoch;
   b.lent = true;
   return b.p;
+}
+
+// The lent states buffer at p is zeroed when it is next lent.
+void spoil_stream_states(void* p) noexcept {
+  std::lock_guard lock(cache_mutex);
+  for (auto& c : cache)
+    if (c.states.p == p && c.states.lent) c.states.spoiled = true;
 }
 
 // True where p was a stream's buffer (now free for its next call).
@@ -274,6 +282,8 @@ void* kept_states_alloc(std::size_t bytes, CUstream_st* stream, const char* fn, 
   return borrow_stream_scratch(true, bytes, stream, fn, epoch);
 }
 
+void kept_states_spoil(void* p) noexcept { spoil_stream_states(p); }
+
 void set_kept_state_epoch_limit(unsigned limit) noexcept {
   epoch_limit = limit == 0 || limit > kept_state_epochs ? kept_state_epochs : limit < 2 ? 2 : limit;
 }
@@ -306,6 +316,7 @@ void require_device(const char* fn) { no_cuda(fn); }
 void check_device_pointer(const char* fn, const char*, const void*) { no_cuda(fn); }
 void* scratch_alloc(std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
 void* kept_states_alloc(std::size_t, CUstream_st*, const char* fn, unsigned*) { no_cuda(fn); }
+void kept_states_spoil(void*) noexcept {}
 void set_kept_state_epoch_limit(unsigned) noexcept {}
 void scratch_free(void*, CUstream_st*) noexcept {}
 void copy_to_host(void*, const void*, std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }

@@ -930,6 +930,38 @@ TEST_F(gpu, small_calls_reuse_their_streams_scratch_safely) {
   for (cudaStream_t s : {a, b, c}) cudaStreamDestroy(s);
 }
 
+// A call that takes its stream's kept look-back states and then launches nothing on them (its cooperative
+// launch refused, or an exception on the way: lookback::launch_states::unused) leaves them to be zeroed when
+// they are next lent, so the next call never finds a tile counter nobody reset.
+TEST_F(gpu, kept_states_left_unused_are_zeroed_when_next_lent) {
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  const std::size_t bytes = 4096;
+  const std::vector<unsigned char> junk(bytes, 0xab);
+  unsigned e1 = 0, e2 = 0, e3 = 0;
+  {
+    cuda_backend::scratch a(bytes, s, "test", &e1);
+    if (e1 != 0) ASSERT_EQ(cudaMemcpyAsync(a.as<void>(), junk.data(), bytes, cudaMemcpyHostToDevice, s), cudaSuccess);  // a call's words
+  }
+  if (e1 == 0) {
+    cudaStreamDestroy(s);
+    GTEST_SKIP() << "no kept states for a new stream (more than 64 streams hold them)";
+  }
+  {
+    cuda_backend::scratch b(bytes, s, "test", &e2);
+    EXPECT_EQ(e2, e1 + 1) << "kept, not zeroed: the next epoch";
+    cuda_backend::kept_states_spoil(b.as<void>());
+  }
+  cuda_backend::scratch c(bytes, s, "test", &e3);
+  EXPECT_EQ(e3, 1u) << "zeroed again: the epochs start over";
+  std::vector<unsigned char> got(bytes, 1);
+  ASSERT_EQ(cudaMemcpyAsync(got.data(), c.as<void>(), bytes, cudaMemcpyDeviceToHost, s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(std::count(got.begin(), got.end(), 0), static_cast<long>(bytes));
+  c = cuda_backend::scratch();
+  cudaStreamDestroy(s);
+}
+
 // A process's first sluice calls may come inside a stream capture (global mode, which forbids making a memory
 // pool then): a reduction, a scan and a compaction captured and replayed, each result right. Meaningful when
 // it runs first in its process: scripts/device_check.sh runs it alone before the suite.

@@ -23,6 +23,7 @@ void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn);  //
 // more than 1 MiB, the stream's buffer lent already): take scratch_alloc's and zero it. Free with scratch_free.
 inline constexpr unsigned kept_state_epochs = 1u << 24;
 void* kept_states_alloc(std::size_t bytes, CUstream_st* stream, const char* fn, unsigned* epoch);
+void kept_states_spoil(void* p) noexcept;  // the lent kept states at p: zero them when next lent
 void set_kept_state_epoch_limit(unsigned limit) noexcept;  // tests: epochs 1 to limit - 1 only (0: kept_state_epochs)
 void scratch_free(void* p, CUstream_st* stream) noexcept;
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // then syncs stream

@@ -14,6 +14,7 @@
 #include <cuda/atomic>
 
 #include <cstring>
+#include <exception>
 #include <type_traits>
 
 #include "sluice/cuda/common.cuh"
@@ -139,6 +140,18 @@ class launch_states {
     }
     if (epoch_ == 0) check_cuda(cudaMemsetAsync(mem_.as<void>(), 0, bytes, s), fn, "cudaMemsetAsync");
   }
+  // A call that took the stream's kept states and launches nothing on them (its launch refused, or an
+  // exception on the way) has not zeroed the next call's counter: the stream's buffer is then zeroed again
+  // when it is next lent (src/runtime.cpp). The destructor does this during stack unwinding.
+  void unused() noexcept {
+    if (epoch_ && mem_.as<void>()) kept_states_spoil(mem_.as<void>());
+  }
+  ~launch_states() {
+    if (std::uncaught_exceptions() > exceptions_) unused();
+  }
+  launch_states(launch_states&&) noexcept = default;
+  launch_states& operator=(launch_states&&) noexcept = default;
+
   unsigned epoch() const { return epoch_; }
   unsigned* counter() const { return mem_.as<unsigned>() ? mem_.as<unsigned>() + (epoch_ & 1u) : nullptr; }
   unsigned* spare_counter() const { return mem_.as<unsigned>() ? mem_.as<unsigned>() + (~epoch_ & 1u) : nullptr; }
@@ -148,6 +161,7 @@ class launch_states {
  private:
   scratch mem_;
   unsigned epoch_ = 0;
+  int exceptions_ = std::uncaught_exceptions();
 };
 
 // The look-back's tunables: predecessors read per lane and round (window = 32 x per_lane), and how long a

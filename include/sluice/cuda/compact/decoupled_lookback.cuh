@@ -662,10 +662,13 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn,
                                    "decoupled-lookback's pipeline");
     if (grid == 0) return false;
-    const lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
-    return launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
-                              in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
-                              lookback::count_state::at(state.states(), tiles, state.epoch()));
+    lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+    if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
+                           in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
+                           lookback::count_state::at(state.states(), tiles, state.epoch())))
+      return true;
+    state.unused();  // the device could not hold the grid: the caller's path borrows the states anew
+    return false;
   }
 }
 
