@@ -42,7 +42,8 @@ __device__ inline bits_of<T> to_bits(const T& v) {
 }
 
 // The status of every tile. `words` (4-byte T) or `flags` + `aggregates` + `prefixes` (8-byte T); the whole
-// block of scratch starts zeroed (every tile invalid), see bytes() and the launchers.
+// block of scratch starts zeroed (every tile invalid) or, for 4-byte T with an epoch, holds words of earlier
+// calls whose other epochs read as invalid (launch_states below); see bytes() and the launchers.
 template <class T>
 struct tile_state {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "look-back carries 4- or 8-byte values");
