@@ -52,10 +52,10 @@ int main(int argc, char** argv) {
     for (const char* p = argv[1]; *p;) {
       char* end = nullptr;
       const unsigned long e = std::strtoul(p, &end, 10);
-      if (end == p || e < 1 || e > 30) return std::fprintf(stderr, "small_sizes: sizes are log2 values 1..30, comma-separated\n"), 2;
+      if (end == p || e < 1 || e > 30 || (*end && *end != ','))
+        return std::fprintf(stderr, "small_sizes: sizes are log2 values 1..30, comma-separated\n"), 2;
       sizes.push_back(u64{1} << e);
-      p = *end == ',' ? end + 1 : end;
-      if (*end && *end != ',') return std::fprintf(stderr, "small_sizes: sizes are log2 values 1..30, comma-separated\n"), 2;
+      p = *end ? end + 1 : end;
     }
   } else {
     for (u64 n = u64{1} << 10; n <= u64{1} << 20; n *= 2) sizes.push_back(n);

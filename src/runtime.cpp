@@ -174,7 +174,7 @@ void* borrow_stream_scratch(bool states, std::size_t bytes, cudaStream_t s, cons
   }
   kept_buffer& b = states ? e->states : e->plain;
   if (b.lent) return nullptr;  // another scratch of this call, or another thread's call on this stream
-  bool zero = states && (b.epoch + 1 >= epoch_limit.load() || b.spoiled);  // every epoch used: start again
+  bool zero = states && (b.epoch + 1 >= epoch_limit.load() || b.spoiled);  // every epoch used, or left unused
   if (b.bytes < bytes) {  // grow: the old buffer goes back after this stream's earlier calls
     const std::size_t grown = std::max(bytes, std::min(cached_bytes, 2 * b.bytes));
     void* p = nullptr;
@@ -194,13 +194,6 @@ void* borrow_stream_scratch(bool states, std::size_t bytes, cudaStream_t s, cons
   if (states) *epoch = ++b.epoch;
   b.lent = true;
   return b.p;
-}
-
-// The lent states buffer at p is zeroed when it is next lent.
-void spoil_stream_states(void* p) noexcept {
-  std::lock_guard lock(cache_mutex);
-  for (auto& c : cache)
-    if (c.states.p == p && c.states.lent) c.states.spoiled = true;
 }
 
 // True where p was a stream's buffer (now free for its next call).
@@ -282,7 +275,11 @@ void* kept_states_alloc(std::size_t bytes, CUstream_st* stream, const char* fn, 
   return borrow_stream_scratch(true, bytes, stream, fn, epoch);
 }
 
-void kept_states_spoil(void* p) noexcept { spoil_stream_states(p); }
+void kept_states_spoil(void* p) noexcept {
+  std::lock_guard lock(cache_mutex);
+  for (auto& c : cache)
+    if (c.states.p == p && c.states.lent) c.states.spoiled = true;
+}
 
 void set_kept_state_epoch_limit(unsigned limit) noexcept {
   epoch_limit = limit == 0 || limit > kept_state_epochs ? kept_state_epochs : limit < 2 ? 2 : limit;

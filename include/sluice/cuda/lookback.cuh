@@ -165,6 +165,14 @@ class launch_states {
   int exceptions_ = std::uncaught_exceptions();
 };
 
+// A block's tile number, drawn by one thread: the next ticket of `counter` (launch_states::counter()), or the
+// block's index where there is none (one tile); the drawer of ticket 0 zeroes spare_counter(), the next call's.
+__device__ inline unsigned draw_tile(unsigned* counter, unsigned* spare_counter) {
+  const unsigned tile = counter ? atomicAdd(counter, 1u) : blockIdx.x;
+  if (tile == 0 && spare_counter) *spare_counter = 0;
+  return tile;
+}
+
 // The look-back's tunables: predecessors read per lane and round (window = 32 x per_lane), and how long a
 // warp sleeps between polls of tiles that have not published (0: spin). Measured in docs/performance.md.
 struct tuning {

@@ -262,10 +262,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __shared__ uint4 stage_raw[P::tile / pv + 2];  // the tile plus a phase of slack for each of the two runs
   T* const stage = reinterpret_cast<T*>(stage_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  if (threadIdx.x == 0) {
-    tile_number = counter ? atomicAdd(counter, 1u) : blockIdx.x;
-    if (tile_number == 0 && spare_counter) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
-  }
+  if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter);
   __syncthreads();
   const u64 tile = tile_number, base = tile * P::tile;
   const unsigned run = warp * P::warp_items;  // the warp's first element within the tile

@@ -78,10 +78,24 @@ __device__ maybe<T> block_reduce_in_order(u64 count, Get get, Op op) {
   return block_reduce(storage).Reduce(acc, mop);
 }
 
+// *result = init op head op partials op tail, reduced by one block as one in-order sequence of head + blocks
+// + tail values: the last step of body_kernel, and all of final_kernel.
+template <class P, class T, class Op>
+__device__ void combine_in_order(const T* in, u64 head, const maybe<T>* partials, u64 blocks, u64 tail_at, u64 n, Op op,
+                                 T init, T* result) {
+  const maybe_op<T, Op> mop{op};
+  const u64 count = head + blocks + (n - tail_at);
+  const maybe<T> r = block_reduce_in_order<P, T>(count, [&](u64 i) -> maybe<T> {
+    if (i < head) return {in[i], true};
+    if (i < head + blocks) return partials[i - head];
+    return {in[tail_at + (i - head - blocks)], true};
+  }, op);
+  if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
+}
+
 // partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
 // tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
-// in order. The last block to count itself done in *done then writes *result = init op head op partials op
-// tail, reduced as one in-order sequence of head + blocks + tail values, as final_kernel does.
+// in order. The last block to count itself done in *done then combines them with init, head and tail.
 template <class P, class T, class Op>
 __global__ void __launch_bounds__(P::threads)
     body_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, maybe<T>* partials,
@@ -109,29 +123,15 @@ __global__ void __launch_bounds__(P::threads)
   __syncthreads();
   if (!last) return;
   cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  const maybe_op<T, Op> mop{op};
-  const u64 blocks = gridDim.x, count = head + blocks + (n - tail_at);
-  const maybe<T> r = block_reduce_in_order<P, T>(count, [&](u64 i) -> maybe<T> {
-    if (i < head) return {in[i], true};
-    if (i < head + blocks) return partials[i - head];
-    return {in[tail_at + (i - head - blocks)], true};
-  }, op);
-  if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
+  combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, init, result);
 }
 
-// *result = init op head op tail, reduced as one in-order sequence (no body: inputs whose start is not
-// aligned to T, or too short for one warp tile).
+// The reduction without a body (inputs whose start is not aligned to T, or too short for one warp tile):
+// init op head op tail. bench/reduce_tuning.cu also gives it partials.
 template <class P, class T, class Op>
 __global__ void __launch_bounds__(P::final_threads)
     final_kernel(const T* in, u64 head, const maybe<T>* partials, u64 blocks, u64 tail_at, u64 n, Op op, T init, T* result) {
-  const maybe_op<T, Op> mop{op};
-  const u64 count = head + blocks + (n - tail_at);
-  const maybe<T> r = block_reduce_in_order<P, T>(count, [&](u64 i) -> maybe<T> {
-    if (i < head) return {in[i], true};
-    if (i < head + blocks) return partials[i - head];
-    return {in[tail_at + (i - head - blocks)], true};
-  }, op);
-  if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
+  combine_in_order<P>(in, head, partials, blocks, tail_at, n, op, init, result);
 }
 
 // Up to P::single_launch_max elements, the whole reduction in one block: thread t folds, in order, a

@@ -48,10 +48,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __shared__ unsigned tile_number;
   __shared__ T tile_before;
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  if (threadIdx.x == 0) {
-    tile_number = counter ? atomicAdd(counter, 1u) : blockIdx.x;
-    if (tile_number == 0 && spare_counter) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
-  }
+  if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter);
   __syncthreads();
   const u64 tile = tile_number, base = tile * P::tile, run = base + warp * P::warp_items;
   const bool full = base + P::tile <= n;
