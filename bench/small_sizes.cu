@@ -14,12 +14,14 @@
 #include <cub/device/device_select.cuh>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <vector>
 
 #include "event_median.cuh"
+#include "sluice/cuda/scan/decoupled_lookback.cuh"
 #include "sluice/sluice.hpp"
 
 __global__ void empty_kernel() {}
@@ -31,7 +33,24 @@ struct below {
 
 int failures = 0;
 
-// Median of one call between two events, and the median per call of `batch` calls between two events.
+// Microseconds of the host per call of f, the median of 11 batches of 200 calls (no synchronisation inside a
+// batch: the stream's queue takes the work, so this is what the calling thread spends).
+template <class F>
+double host_us(F f) {
+  std::vector<double> t;
+  for (int r = 0; r < 11; ++r) {
+    cudaDeviceSynchronize();
+    const auto a = std::chrono::steady_clock::now();
+    for (int i = 0; i < 200; ++i) f();
+    t.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count() / 200);
+  }
+  cudaDeviceSynchronize();
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Median of one call between two events, the median per call of `batch` calls between two events, and the
+// host's time per call.
 template <class F>
 void report(unsigned long long n, const char* what, F f) {
   const float one = event_median_ms(5, 51, [] {}, f);
@@ -39,7 +58,8 @@ void report(unsigned long long n, const char* what, F f) {
   const float many = event_median_ms(2, 11, [] {}, [&] {
     for (int i = 0; i < batch; ++i) f();
   });
-  std::printf("n=%-8llu %-26s one call %7.2f us   back to back %7.2f us\n", n, what, one * 1e3, many * 1e3 / batch);
+  std::printf("n=%-8llu %-26s one call %7.2f us   back to back %7.2f us   host %6.2f us\n", n, what, one * 1e3, many * 1e3 / batch,
+              host_us(f));
 }
 
 // Usage: small_sizes [LOG2,LOG2,...]   the sizes as powers of two (default 10 to 20; up to 30).
@@ -82,6 +102,32 @@ int main(int argc, char** argv) {
     cub::DeviceSelect::If(nullptr, b, in.data(), out.data(), cub_count.data(), nn, pred), temp_bytes = std::max(temp_bytes, b);
     cub::DeviceReduce::Sum(nullptr, b, in.data(), result.data(), nn), temp_bytes = std::max(temp_bytes, b);
     cudaMalloc(&temp, temp_bytes);
+  }
+  {  // what the runtime calls a sluice call may make cost the host, each alone
+    int dev = 0;
+    cudaStreamCaptureStatus st;
+    unsigned long long id = 0;
+    cudaPointerAttributes a{};
+    std::printf("host cudaGetDevice %.3f us, cudaPointerGetAttributes %.3f us, cudaStreamIsCapturing %.3f us, "
+                "cudaStreamGetId %.3f us, cudaEventRecord %.3f us, empty kernel launch %.3f us\n",
+                host_us([&] { cudaGetDevice(&dev); }), host_us([&] { cudaPointerGetAttributes(&a, in.data()); }),
+                host_us([&] { cudaStreamIsCapturing(0, &st); }), host_us([&] { cudaStreamGetId(0, &id); }),
+                host_us([&] {
+                  static cudaEvent_t e = [] { cudaEvent_t x; cudaEventCreateWithFlags(&x, cudaEventDisableTiming); return x; }();
+                  cudaEventRecord(e);
+                }),
+                host_us([] { empty_kernel<<<1, 32>>>(); }));
+    // A scan's host time by layer at 2^16 (n = 8192 for the bare launch: one tile needs no states).
+    namespace dl = sluice::cuda_backend::decoupled_lookback;
+    const std::span<const u32> i16(in.data(), std::min<u64>(top, 65536));
+    const std::span<u32> o16(out.data(), i16.size());
+    std::printf("host scan of %zu: public API %.3f us, decoupled_lookback::run %.3f us, scan_kernel launch (one tile) %.3f us\n",
+                i16.size(), host_us([&] { sluice::inclusive_scan(i16, o16, sluice::sum{}, opt); }),
+                host_us([&] { dl::run<u32, sluice::sum>(in.data(), out.data(), i16.size(), true, 0u, sluice::sum{}, 0, "t"); }),
+                host_us([&] {
+                  dl::scan_kernel<u32, sluice::sum, true, sluice::cuda_backend::lookback::tuning><<<1, 256>>>(
+                      in.data(), out.data(), 8192, sluice::sum{}, true, 0u, nullptr, nullptr, {});
+                }));
   }
   for (const u64 n : sizes) {
     const int nn = static_cast<int>(n);
