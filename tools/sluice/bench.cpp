@@ -508,7 +508,7 @@ void production_suite(std::vector<row>& all, device d) {
     runner r(d, n, 20);
     buf<std::uint64_t> in(random_elements<std::uint64_t>(n), d), out(std::vector<std::uint64_t>(n), d);
     yardstick(r, d, in, out, "u64");
-    production_moves<std::uint64_t>(r, d, in, out, "u64", {0.1, 0.5, 0.9}, false);
+    production_moves<std::uint64_t>(r, d, in, out, "u64", {0.1, 0.5, 0.9}, true);
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }
   {

@@ -417,13 +417,16 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 //      run: its 16-byte aligned middle in one bulk copy, the ragged ends (fewer than 16 bytes each) element
 //      by element.
 // Each element is read once and written once, and no tile waits in registers for its look-back.
-// Defaults measured on the H100 (bench/pipelined_compact_tuning.cu, docs/performance.md): tiles of 4 vectors
-// per thread (16 KiB of u32), 2 blocks per SM, a lag of 1 round (2 measured slower, unlike the scan), 4
-// buffers with a predicate (5-7 measured slower), 5 with flags (the most that fits beside their flag
-// buffers). Auto takes it for predicates from 2^24 four-byte elements on; with flags the phased path
-// measured faster at every size (it reads the flags twice but waits on no other tile), so there the
-// pipeline runs only when asked for (pipelined=on).
-template <class T, bool Flags, unsigned Vectors = 4, unsigned Stages = Flags ? 5 : 4, unsigned BlocksPerSm = 2, unsigned Lag = 1>
+// Defaults measured on the H100 (bench/pipelined_compact_tuning.cu, docs/performance.md): with a predicate,
+// tiles of 6 vectors per thread for 4-byte elements (24 KiB, two blocks per SM) and 7 for 8-byte ones
+// (28 KiB, one block per SM: two do not fit), 4 buffers (5-7 measured slower), a lag of 1 round (2 measured
+// slower, unlike the scan); with flags 4 vectors (16 KiB of u32) and 5 buffers (the most that fits beside
+// their flag buffers). Auto takes it for predicates from 64 MiB of input on (2^24 four-byte or 2^23
+// eight-byte elements); with flags the phased path measured faster at every size (it reads the flags twice
+// but waits on no other tile), so there the pipeline runs only when asked for (pipelined=on), for 4-byte
+// elements. 16-byte elements keep the single pass (not measured).
+template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
+          unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 or 2)
   static constexpr unsigned threads = 256;
@@ -436,8 +439,8 @@ struct pipeline {
   static constexpr unsigned stages = Stages;
   static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
   static constexpr std::size_t shared_bytes = std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0));
-  static constexpr bool built = sizeof(T) == 4;  // 8- and 16-byte elements keep the single pass (not measured yet)
-  static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 24) / tile;  // pipelined=auto from this many tiles on
+  static constexpr bool built = sizeof(T) == 4 || (sizeof(T) == 8 && !Flags);
+  static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag == 1 || lag == 2, "two tiles kept in registers at most");
 };
