@@ -81,6 +81,14 @@ void study(const char* type) {
       check("keep", n, inc, RUN(sched<T, schedule::keep>));
       check("keep lag 2", n, inc, RUN(sched<T, schedule::keep, 4, 6, 2>));
       check("keep lag 2 7s", n, inc, RUN(sched<T, schedule::keep, 4, 7, 2>));
+      check("keep lag 2 6v 5s 1b", n, inc, RUN(cfg<T, 6, 5, 1, 1, schedule::keep, 2>));
+      check("keep lag 2 5v 5s 2b", n, inc, RUN(cfg<T, 5, 5, 2, 1, schedule::keep, 2>));
+      check("keep lag 2 3v 6s 2b", n, inc, RUN(cfg<T, 3, 6, 2, 1, schedule::keep, 2>));
+      check("keep lag 1 6v 4s 2b", n, inc, RUN(cfg<T, 6, 4, 2, 1, schedule::keep, 1>));
+      check("keep lag 2 8v 5s 1b", n, inc, RUN(cfg<T, 8, 5, 1, 1, schedule::keep, 2>));
+      check("keep lag 2 4v 5s 2b", n, inc, RUN(cfg<T, 4, 5, 2, 1, schedule::keep, 2>));
+      check("keep lag 2 5v 6s 1b", n, inc, RUN(cfg<T, 5, 6, 1, 1, schedule::keep, 2>));
+      check("keep lag 1 5v 4s 2b", n, inc, RUN(cfg<T, 5, 4, 2, 1, schedule::keep, 1>));
     }
   }
   if (quick) return (void)(cudaFree(in), cudaFree(out));
@@ -112,6 +120,16 @@ void study(const char* type) {
     T_("keep 8v 6s 1b", cfg<T, 8, 6, 1, 1, schedule::keep>)
     TK_("keep 4v 6s K=2", 2, sched<T, schedule::keep>)
     T_("default", decoupled_lookback::pipeline<T>)
+    // stop 27: larger tiles (the compact's pipeline gained from 6 vectors per thread)
+    T_("keep lag 2 6v 5s 1b", cfg<T, 6, 5, 1, 1, schedule::keep, 2>)
+    T_("keep lag 2 5v 5s 2b", cfg<T, 5, 5, 2, 1, schedule::keep, 2>)
+    T_("keep lag 2 3v 6s 2b", cfg<T, 3, 6, 2, 1, schedule::keep, 2>)
+    T_("keep lag 1 6v 4s 2b", cfg<T, 6, 4, 2, 1, schedule::keep, 1>)
+    T_("keep lag 2 8v 5s 1b", cfg<T, 8, 5, 1, 1, schedule::keep, 2>)
+    T_("keep lag 2 4v 5s 2b", cfg<T, 4, 5, 2, 1, schedule::keep, 2>)
+    T_("keep lag 2 5v 6s 1b", cfg<T, 5, 6, 1, 1, schedule::keep, 2>)
+    T_("keep lag 1 5v 4s 2b", cfg<T, 5, 4, 2, 1, schedule::keep, 1>)
+    T_("keep lag 2 5v 5s 2b again", cfg<T, 5, 5, 2, 1, schedule::keep, 2>)
   }
   cudaFree(temp), cudaFree(in), cudaFree(out);
 }

@@ -151,9 +151,9 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // resident at once (a block waits for lower tiles of all others): the grid is launched cooperatively,
 // which guarantees it (dynamic tile numbers, which would not need it, measured slower: they order the
 // rounds' tiles only loosely, docs/performance.md).
-// Defaults measured on the H100 (bench/pipelined_scan_tuning.cu, docs/performance.md): tiles of 4 vectors
-// per thread (16 KiB), 6 buffers, 2 blocks per SM, the scan kept, a lag of 2 rounds; from 2^24 four-byte
-// elements on. For 8-byte elements
+// Defaults measured on the H100 (bench/pipelined_scan_tuning.cu, docs/performance.md): tiles of 5 vectors
+// per thread (20 KiB), 5 buffers, 2 blocks per SM, the scan kept, a lag of 2 rounds (stop 27: 0.92 of the
+// copy at 2^28, against 0.88 with 16 KiB tiles and 6 buffers); from 2^24 four-byte elements on. For 8-byte elements
 // every configuration measured slower than the single pass (0.50-0.60 of the copy against 0.84 at 2^26),
 // so they keep it.
 // How a round treats the tile it stores (measured in docs/performance.md, "The pipelined scan"):
@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // Lag: the tile looked back for and stored is the one reduced Lag rounds before (1 or 2).
 enum class schedule { rescan, keep };
 
-template <class T, unsigned Vectors = 4, unsigned Stages = 6, unsigned BlocksPerSm = 2, schedule Schedule = schedule::keep,
+template <class T, unsigned Vectors = 5, unsigned Stages = 5, unsigned BlocksPerSm = 2, schedule Schedule = schedule::keep,
           unsigned Lag = 2>
 struct pipeline {
   static constexpr schedule order = Schedule;
