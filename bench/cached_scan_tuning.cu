@@ -59,8 +59,59 @@ __device__ inline void store(uint4* p, uint4 v) {
   else __stcs(p, v);
 }
 
+// Tile t of Items x Threads elements, read for its sum (the first read): vector j of thread i is the tile's
+// (j Threads + i)-th, so each load instruction of the block covers contiguous bytes; zeros past n.
+template <int Items, int Threads, int H>
+__device__ void load_first_tile(const u32* in, u64 n, u64 t, u32 (&x)[Items], u64 pol) {
+  constexpr u64 tile = Items * Threads;
+  if ((t + 1) * tile <= n) {
+    const uint4* p = reinterpret_cast<const uint4*>(in + t * tile);
+    for (int j = 0; j < Items / 4; ++j) {
+      const uint4 v = load_first<H>(p + j * Threads + threadIdx.x, pol);
+      x[4 * j] = v.x, x[4 * j + 1] = v.y, x[4 * j + 2] = v.z, x[4 * j + 3] = v.w;
+    }
+  } else {
+    for (int j = 0; j < Items; ++j) {
+      const u64 i = t * tile + u64(j) * Threads + threadIdx.x;
+      x[j] = i < n ? in[i] : 0u;
+    }
+  }
+}
+// Tile t read again for its scan (the second read), blocked: thread i holds elements [i Items, (i + 1) Items).
+template <int Items, int Threads, int H>
+__device__ void load_second_tile(const u32* in, u64 n, u64 t, u32 (&x)[Items]) {
+  const u64 first = t * (Items * Threads) + u64(threadIdx.x) * Items;
+  if ((t + 1) * (Items * Threads) <= n) {
+    const uint4* p = reinterpret_cast<const uint4*>(in + first);
+    for (int j = 0; j < Items / 4; ++j) {
+      const uint4 v = load_second<H>(p + j);
+      x[4 * j] = v.x, x[4 * j + 1] = v.y, x[4 * j + 2] = v.z, x[4 * j + 3] = v.w;
+    }
+  } else {
+    for (int j = 0; j < Items; ++j) x[j] = first + j < n ? in[first + j] : 0u;
+  }
+}
+// The scanned tile t back, blocked as load_second_tile read it; nothing past n.
+template <int Items, int Threads, int H>
+__device__ void store_tile(u32* out, u64 n, u64 t, const u32 (&x)[Items]) {
+  const u64 first = t * (Items * Threads) + u64(threadIdx.x) * Items;
+  if ((t + 1) * (Items * Threads) <= n) {
+    uint4* p = reinterpret_cast<uint4*>(out + first);
+    for (int j = 0; j < Items / 4; ++j) store<H>(p + j, make_uint4(x[4 * j], x[4 * j + 1], x[4 * j + 2], x[4 * j + 3]));
+  } else {
+    for (int j = 0; j < Items; ++j)
+      if (first + j < n) out[first + j] = x[j];
+  }
+}
+
 constexpr u64 published = u64{1} << 32;  // an aggregate word: this bit, and the tile's u32 sum below it
 constexpr int aggs_per_thread = 4;       // the round's aggregates each thread reads: grid <= threads x this
+template <class T>
+using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
+__device__ inline u64 await_published(u64* p, u64 w) {
+  while (!(w & published)) w = device_ref<u64>(*p).load(cuda::std::memory_order_relaxed);
+  return w;
+}
 
 // What one thread brings to phase B's block scan: its items' sum, and its share of the round's aggregates
 // before the block's tile and in all.
@@ -73,7 +124,6 @@ struct add_parts {
 
 template <int Items, int Threads, int Lag, int H, int MinBlocks, bool Overlap>
 __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan(const u32* in, u32* out, u64 n, u64 tiles, u32 G, u64* agg) {
-  constexpr int tile = Items * Threads, V = Items / 4;
   using reduce_t = cub::BlockReduce<u32, Threads>;
   using scan_t = cub::BlockScan<part, Threads>;
   __shared__ typename reduce_t::TempStorage reduce_tmp;
@@ -84,41 +134,19 @@ __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan(const u32* in,
   u32 xa[Items], xb[Items];
   u64 w[aggs_per_thread];
   // Phase A's loads: the tile of round `step`, the first read (DRAM).
-  auto load_a = [&](u64 t) {
-    if ((t + 1) * tile <= n) {
-      const uint4* p = reinterpret_cast<const uint4*>(in + t * tile);
-      for (int j = 0; j < V; ++j) {
-        const uint4 v = load_first<H>(p + j * Threads + threadIdx.x, pol);
-        xa[4 * j] = v.x, xa[4 * j + 1] = v.y, xa[4 * j + 2] = v.z, xa[4 * j + 3] = v.w;
-      }
-    } else {
-      for (int j = 0; j < Items; ++j) {
-        const u64 i = t * tile + u64(j) * Threads + threadIdx.x;
-        xa[j] = i < n ? in[i] : 0u;
-      }
-    }
-  };
+  auto load_a = [&](u64 t) { load_first_tile<Items, Threads, H>(in, n, t, xa, pol); };
   // Phase A proper: the tile's sum, published for every block's phase B.
   auto reduce_a = [&](u64 t) {
     const u32 a = reduce_t(reduce_tmp).Sum(xa);
-    if (threadIdx.x == 0) cuda::atomic_ref<u64, cuda::thread_scope_device>(agg[t]).store(published | a, cuda::std::memory_order_relaxed);
+    if (threadIdx.x == 0) device_ref<u64>(agg[t]).store(published | a, cuda::std::memory_order_relaxed);
   };
   // Phase B's loads: the tile of round q (the second read, L2) and this thread's share of round q's aggregates.
   auto load_b = [&](u64 q, u64 t) {
-    const u64 first = t * tile + u64(threadIdx.x) * Items;
-    if ((t + 1) * tile <= n) {
-      const uint4* p = reinterpret_cast<const uint4*>(in + first);
-      for (int j = 0; j < V; ++j) {
-        const uint4 v = load_second<H>(p + j);
-        xb[4 * j] = v.x, xb[4 * j + 1] = v.y, xb[4 * j + 2] = v.z, xb[4 * j + 3] = v.w;
-      }
-    } else {
-      for (int j = 0; j < Items; ++j) xb[j] = first + j < n ? in[first + j] : 0u;
-    }
+    load_second_tile<Items, Threads, H>(in, n, t, xb);
     const u32 members = static_cast<u32>(min(u64{G}, tiles - q * G));
     for (int i = 0; i < aggs_per_thread; ++i) {
       const u32 k = threadIdx.x + i * Threads;
-      w[i] = k < members ? cuda::atomic_ref<u64, cuda::thread_scope_device>(agg[q * G + k]).load(cuda::std::memory_order_relaxed) : published;
+      w[i] = k < members ? device_ref<u64>(agg[q * G + k]).load(cuda::std::memory_order_relaxed) : published;
     }
   };
   // Phase B proper: wait for any aggregate not yet published, scan the tile from the sum of everything before it.
@@ -126,7 +154,7 @@ __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan(const u32* in,
     part mine{0, 0, 0};
     for (int i = 0; i < aggs_per_thread; ++i) {
       const u32 k = threadIdx.x + i * Threads;
-      while (!(w[i] & published)) w[i] = cuda::atomic_ref<u64, cuda::thread_scope_device>(agg[q * G + k]).load(cuda::std::memory_order_relaxed);
+      w[i] = await_published(agg + q * G + k, w[i]);
       mine.all += u32(w[i]);
       if (k < blockIdx.x) mine.before += u32(w[i]);
     }
@@ -135,15 +163,8 @@ __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan(const u32* in,
     scan_t(scan_tmp).ExclusiveScan(mine, mine, part{0, 0, 0}, add_parts{}, total);
     u32 acc = running + total.before + mine.items;
     running += total.all;
-    const u64 first = t * tile + u64(threadIdx.x) * Items;
     for (int j = 0; j < Items; ++j) xb[j] = acc += xb[j];
-    if ((t + 1) * tile <= n) {
-      uint4* p = reinterpret_cast<uint4*>(out + first);
-      for (int j = 0; j < V; ++j) store<H>(p + j, make_uint4(xb[4 * j], xb[4 * j + 1], xb[4 * j + 2], xb[4 * j + 3]));
-    } else {
-      for (int j = 0; j < Items; ++j)
-        if (first + j < n) out[first + j] = xb[j];
-    }
+    store_tile<Items, Threads, H>(out, n, t, xb);
   };
   for (u64 step = 0; step < rounds + Lag; ++step) {
     const u64 ta = step * G + blockIdx.x, q = step - Lag, tb = q * G + blockIdx.x;
@@ -169,16 +190,9 @@ struct last_scratch {
   u64* running;  // per round: published | the sum of every element up to the round's end
   u32* arrived;  // per round: blocks through phase A
 };
-template <class T>
-using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
-__device__ inline u64 await_published(u64* p, u64 w) {
-  while (!(w & published)) w = device_ref<u64>(*p).load(cuda::std::memory_order_relaxed);
-  return w;
-}
 
 template <int Items, int Threads, int Lag, int H, int MinBlocks>
 __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan_last(const u32* in, u32* out, u64 n, u64 tiles, u32 G, last_scratch s) {
-  constexpr int tile = Items * Threads, V = Items / 4;
   using reduce_t = cub::BlockReduce<u32, Threads>;
   using scan_t = cub::BlockScan<u32, Threads>;
   __shared__ typename reduce_t::TempStorage reduce_tmp;
@@ -192,18 +206,7 @@ __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan_last(const u32
     const u64 ta = step * G + blockIdx.x;
     if (step < rounds && ta < tiles) {  // phase A: the first read (DRAM), the tile's sum published
       u32 x[Items];
-      if ((ta + 1) * tile <= n) {
-        const uint4* p = reinterpret_cast<const uint4*>(in + ta * tile);
-        for (int j = 0; j < V; ++j) {
-          const uint4 v = load_first<H>(p + j * Threads + threadIdx.x, pol);
-          x[4 * j] = v.x, x[4 * j + 1] = v.y, x[4 * j + 2] = v.z, x[4 * j + 3] = v.w;
-        }
-      } else {
-        for (int j = 0; j < Items; ++j) {
-          const u64 i = ta * tile + u64(j) * Threads + threadIdx.x;
-          x[j] = i < n ? in[i] : 0u;
-        }
-      }
+      load_first_tile<Items, Threads, H>(in, n, ta, x, pol);
       const u32 a = reduce_t(reduce_tmp).Sum(x);
       members = static_cast<u32>(min(u64{G}, tiles - step * G));
       if (threadIdx.x == 0) {
@@ -213,28 +216,12 @@ __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan_last(const u32
     }
     if (const u64 q = step - Lag, tb = q * G + blockIdx.x; step >= Lag && tb < tiles) {  // phase B: the second read (L2)
       u32 x[Items];
-      const u64 first = tb * tile + u64(threadIdx.x) * Items;
-      const bool full = (tb + 1) * tile <= n;
       u64 w = 0;
       if (threadIdx.x == 0) w = device_ref<u64>(s.prefix[tb]).load(cuda::std::memory_order_relaxed);
-      if (full) {
-        const uint4* p = reinterpret_cast<const uint4*>(in + first);
-        for (int j = 0; j < V; ++j) {
-          const uint4 v = load_second<H>(p + j);
-          x[4 * j] = v.x, x[4 * j + 1] = v.y, x[4 * j + 2] = v.z, x[4 * j + 3] = v.w;
-        }
-      } else {
-        for (int j = 0; j < Items; ++j) x[j] = first + j < n ? in[first + j] : 0u;
-      }
+      load_second_tile<Items, Threads, H>(in, n, tb, x);
       auto prefix_op = [&](u32) { return threadIdx.x == 0 ? u32(await_published(s.prefix + tb, w)) : 0u; };
       scan_t(scan_tmp).InclusiveSum(x, x, prefix_op);
-      if (full) {
-        uint4* p = reinterpret_cast<uint4*>(out + first);
-        for (int j = 0; j < V; ++j) store<H>(p + j, make_uint4(x[4 * j], x[4 * j + 1], x[4 * j + 2], x[4 * j + 3]));
-      } else {
-        for (int j = 0; j < Items; ++j)
-          if (first + j < n) out[first + j] = x[j];
-      }
+      store_tile<Items, Threads, H>(out, n, tb, x);
     }
     if (threadIdx.x == 0) last = members && ticket == members - 1;
     __syncthreads();
@@ -261,16 +248,21 @@ __global__ __launch_bounds__(Threads, MinBlocks) void cached_scan_last(const u32
   }
 }
 
-template <int Items, int Lag, int H, int PerSM = 99, int MinBlocks = 1, int Threads = 256>
+// The grid of a persistent kernel: every block resident (at most per_sm_cap per SM), and no more than a block
+// can sum or scan the aggregates of (threads x aggs_per_thread).
+template <class Kernel>
+u32 resident_blocks(Kernel* kernel, int threads, int per_sm_cap = 1 << 30) {
+  int per_sm = 0, sms = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  return static_cast<u32>(std::min(std::min(per_sm, per_sm_cap) * sms, threads * aggs_per_thread));
+}
+
+template <int Items, int Lag, int H, int PerSM = 1 << 30, int MinBlocks = 1, int Threads = 256>
 struct cached_last {
   static constexpr int tile = Items * Threads;
   static constexpr auto kernel = cached_scan_last<Items, Threads, Lag, H, MinBlocks>;
-  static u32 grid() {
-    int per_sm = 0, sms = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, 0);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    return static_cast<u32>(std::min(std::min(per_sm, PerSM) * sms, Threads * aggs_per_thread));
-  }
+  static u32 grid() { return resident_blocks(kernel, Threads, PerSM); }
   static void run(const u32* in, u32* out, u64 n, void* scratch_bytes) {
     const u64 tiles = ceil_div(n, tile);
     const u32 G = static_cast<u32>(std::min<u64>(grid(), tiles));
@@ -290,12 +282,7 @@ template <int Items, int Lag, int H, bool Overlap = false, int MinBlocks = 1, in
 struct cached {
   static constexpr int tile = Items * Threads;
   static constexpr auto kernel = cached_scan<Items, Threads, Lag, H, MinBlocks, Overlap>;
-  static u32 grid() {
-    int per_sm = 0, sms = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Threads, 0);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    return static_cast<u32>(std::min(per_sm * sms, Threads * aggs_per_thread));
-  }
+  static u32 grid() { return resident_blocks(kernel, Threads); }
   static void run(const u32* in, u32* out, u64 n, void* scratch_bytes) {
     const u64 tiles = ceil_div(n, tile);
     const u32 G = static_cast<u32>(std::min<u64>(grid(), tiles));
