@@ -117,16 +117,18 @@ int main(int argc, char** argv) {
                   cudaEventRecord(e);
                 }),
                 host_us([] { empty_kernel<<<1, 32>>>(); }));
-    // A scan's host time by layer at 2^16 (n = 8192 for the bare launch: one tile needs no states).
+    // A scan's host time by layer at 2^16 (at most 8192 elements for the bare launch: one tile needs no
+    // states); fewer where the largest size asked for is smaller.
     namespace dl = sluice::cuda_backend::decoupled_lookback;
     const std::span<const u32> i16(in.data(), std::min<u64>(top, 65536));
     const std::span<u32> o16(out.data(), i16.size());
+    const u64 one_tile = std::min<u64>(top, dl::policy<u32>::tile);
     std::printf("host scan of %zu: public API %.3f us, decoupled_lookback::run %.3f us, scan_kernel launch (one tile) %.3f us\n",
                 i16.size(), host_us([&] { sluice::inclusive_scan(i16, o16, sluice::sum{}, opt); }),
                 host_us([&] { dl::run<u32, sluice::sum>(in.data(), out.data(), i16.size(), true, 0u, sluice::sum{}, 0, "t"); }),
                 host_us([&] {
                   dl::scan_kernel<u32, sluice::sum, true, sluice::cuda_backend::lookback::tuning><<<1, 256>>>(
-                      in.data(), out.data(), 8192, sluice::sum{}, true, 0u, nullptr, nullptr, {});
+                      in.data(), out.data(), one_tile, sluice::sum{}, true, 0u, nullptr, nullptr, {});
                 }));
   }
   for (const u64 n : sizes) {
