@@ -5,7 +5,8 @@
 // configuration is checked first: u32 exactly, f32 within 1e-5 of a host double sum and bitwise the same
 // on a second run; each also at a start one element past the 16-byte boundary. "quick": fewer cases; "small":
 // sizes up to 2^16 only, with every single-launch limit; "commuting": the quick sizes with the layouts for
-// commuting operators below.
+// commuting operators below; "bulk": the quick sizes with the bulk-copy layouts below;
+// "dynamic": the quick sizes with the dynamic chunks below and a trace of the default's block end times.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -22,6 +23,8 @@
 #include <vector>
 
 #include "event_median.cuh"
+#include <cuda/ptx>
+
 #include "sluice/cuda/reduce/vectorized.cuh"
 
 using namespace sluice::cuda_backend;
@@ -131,6 +134,332 @@ void run(const T* in, u64 n, T* result, T* scratch_area) {
 }
 }  // namespace commuting
 
+// Bulk-copy layouts (stop 28): a grid of BlocksPerSm blocks per SM streams tiles of TileBytes through
+// Stages buffers of shared memory by bulk copies (cp.async.bulk, completing on an mbarrier per buffer),
+// the way the pipelined scan reads; each warp then folds its eighth of the tile from shared memory in input
+// order (lane l reads vector 32 j + l; the ordered shuffle tree per vector, as the default's). The question:
+// do bulk copies read DRAM closer to its peak than 16-byte loads (ncu: CUB 93.0%, the default 89.4%)?
+// Contiguous: block b takes a contiguous run of tiles and folds them in order (any associative operator);
+// RoundRobin: block b takes tiles b, b + G, ... (the whole grid reads one front, as the scan's rounds do),
+// which keeps the result the same from run to run but needs an operator that commutes. The last block to
+// finish (a count in `done`, reset by it) folds init, head, the blocks' partials and the tail as the
+// default's does. Body: whole tiles from the first 16-byte boundary; the tail, up to a tile, is folded by
+// the last block element by element (slow for large tails: only the check sizes have them).
+namespace bulk {
+template <class T, unsigned TileBytes, unsigned Stages, unsigned BlocksPerSm, bool RoundRobin>
+struct shape {
+  static constexpr unsigned threads = 256, warps = 8, per_vector = 16 / sizeof(T);
+  static constexpr unsigned tile_bytes = TileBytes, tile = TileBytes / sizeof(T), tile_vectors = TileBytes / 16;
+  static constexpr unsigned lane_vectors = tile_vectors / warps / 32;
+  static constexpr unsigned blocks_per_sm = BlocksPerSm, stages = Stages;
+  static constexpr bool round_robin = RoundRobin;
+  static constexpr std::size_t shared_bytes = std::size_t{Stages} * TileBytes;
+  static_assert(lane_vectors >= 1 && tile_vectors % (warps * 32) == 0, "whole vectors for every lane");
+};
+
+template <class T, class Op, class S>
+__global__ void __launch_bounds__(S::threads, S::blocks_per_sm)
+    kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T* result, maybe<T>* partials, unsigned* done) {
+  using P = vectorized::policy<T>;
+  extern __shared__ uint4 buffers[];
+  __shared__ alignas(8) std::uint64_t arrived[S::stages];
+  __shared__ maybe<T> warp_part[2][S::warps];
+  __shared__ bool last;
+  const maybe_op<T, Op> mop{op};
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const bool leader = threadIdx.x == 0;  // issues the bulk copies, folds the warps' parts
+  const u64 g = gridDim.x, b = blockIdx.x;
+  const u64 first = S::round_robin ? b : b * tiles / g, step = S::round_robin ? g : 1,
+            count = S::round_robin ? (tiles > b ? (tiles - b + g - 1) / g : 0) : (b + 1) * tiles / g - b * tiles / g;
+  const T* body = in + head;
+  auto receive = [&](unsigned s, u64 r) {
+    const std::uint32_t bytes = S::tile_bytes;
+    cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &arrived[s], bytes);
+    cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, buffers + std::size_t{s} * S::tile_vectors,
+                             body + (first + r * step) * S::tile, bytes, &arrived[s]);
+  };
+  if (leader) {
+    for (unsigned s = 0; s < S::stages; ++s) cuda::ptx::mbarrier_init(&arrived[s], 1);
+    cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+    for (unsigned s = 0; s < S::stages && s < count; ++s) receive(s, s);
+  }
+  __syncthreads();
+  maybe<T> block_acc{T{}, false};
+  for (u64 r = 0; r < count; ++r) {
+    const unsigned s = static_cast<unsigned>(r % S::stages);
+    while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[s], static_cast<unsigned>(r / S::stages) & 1u)) {
+    }
+    const uint4* src = buffers + std::size_t{s} * S::tile_vectors + warp * (S::tile_vectors / S::warps);
+    vec16<T> v[S::lane_vectors];
+#pragma unroll
+    for (unsigned j = 0; j < S::lane_vectors; ++j) v[j].raw = src[j * 32 + lane];
+    maybe<T> acc{T{}, false};
+#pragma unroll
+    for (unsigned j = 0; j < S::lane_vectors; ++j) {
+      T x = v[j].e[0];
+#pragma unroll
+      for (unsigned e = 1; e < S::per_vector; ++e) x = op(x, v[j].e[e]);
+      x = vectorized::warp_reduce_in_order(x, op);
+      acc = mop(acc, maybe<T>{x, true});
+    }
+    if (lane == 0) warp_part[r & 1][warp] = acc;
+    __syncthreads();  // buffer s read by every warp: it may be refilled
+    if (leader) {
+      if (r + S::stages < count) receive(s, r + S::stages);
+#pragma unroll
+      for (unsigned w = 0; w < S::warps; ++w) block_acc = mop(block_acc, warp_part[r & 1][w]);
+    }
+  }
+  if (leader) {
+    partials[blockIdx.x] = block_acc;
+    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*done).fetch_add(1u, cuda::memory_order_acq_rel);
+    last = before == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  vectorized::combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, T{}, result);
+  if (threadIdx.x == 0) *done = 0;  // the next call's count
+}
+
+// partials_area: room for the grid's partials; done: one zeroed counter (each call leaves it zero).
+template <class T, class S>
+void run(const T* in, u64 n, T* result, void* partials_area, unsigned* done) {
+  using P = vectorized::policy<T>;
+  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
+  if (head > n) head = n;
+  const u64 tiles = (n - head) / S::tile, tail_at = head + tiles * S::tile;
+  auto* partials = static_cast<maybe<T>*>(partials_area);
+  if (tiles == 0) {
+    vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, partials, 0, tail_at, n, sluice::sum{}, T{}, result);
+    return;
+  }
+  auto* k = kernel<T, sluice::sum, S>;
+  static bool set = false;
+  if (!set) cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::shared_bytes)), set = true;
+  u64 blocks = u64(multiprocessor_count("reduce_tuning")) * S::blocks_per_sm;
+  if (blocks > tiles) blocks = tiles;
+  k<<<unsigned(blocks), S::threads, S::shared_bytes>>>(in, head, tiles, tail_at, n, sluice::sum{}, result, partials, done);
+}
+}  // namespace bulk
+
+// Dynamic chunks (stop 28): the default's fold (warp tiles of 2 KiB, 4 loads in flight, the ordered tree per
+// vector), but a block draws its chunks of 8 x K warp tiles from a ticket counter (the next ticket drawn
+// while it folds the current chunk), so no block reads alone at the end; chunk c's partial goes to
+// partials[c], and the last block folds them in chunk order (8 warps, 16 groups of 32 partials in flight per
+// lane, a masked ordered tree per group), then init, head, that total and the tail. The result depends only
+// on n (not on which block took which chunk), so it repeats bit for bit, for any associative operator.
+namespace dynamic {
+template <class T, class Op>
+__device__ T ordered_partials(const T* partials, u64 count, Op op, bool& has) {
+  constexpr unsigned batch = 16;
+  __shared__ maybe<T> warp_total[8];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 groups = ceil_div(count, 32), g0 = warp * groups / 8, g1 = (warp + 1) * groups / 8;
+  const maybe_op<T, Op> mop{op};
+  maybe<T> acc{T{}, false};
+  for (u64 g = g0; g < g1; g += batch) {
+    T v[batch];
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k) {
+      const u64 i = (g + k) * 32 + lane;
+      if (g + k < g1 && i < count) v[k] = partials[i];
+    }
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k) {
+      if (g + k >= g1) break;
+      const u64 at = (g + k) * 32;
+      T x = v[k];
+#pragma unroll
+      for (unsigned offset = 1; offset < 32; offset *= 2) {
+        const T other = __shfl_down_sync(0xffffffffu, x, offset);
+        if ((lane & (2 * offset - 1)) == 0 && lane + offset < 32 && at + lane + offset < count) x = op(x, other);
+      }
+      acc = mop(acc, maybe<T>{x, true});  // lane 0's is the group's, in order
+    }
+  }
+  if (lane == 0) warp_total[warp] = acc;
+  __syncthreads();
+  maybe<T> total{T{}, false};
+  for (unsigned w = 0; w < 8; ++w) total = mop(total, warp_total[w]);
+  has = total.has;
+  return total.v;
+}
+
+template <class T, class Op, unsigned K>
+__global__ void __launch_bounds__(256)
+    kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T* result, T* partials, unsigned* counters) {
+  using P = vectorized::policy<T>;
+  constexpr u64 chunk_tiles = u64{P::warps} * K;
+  __shared__ unsigned ticket[2];
+  __shared__ maybe<T> warp_part[2][P::warps];
+  __shared__ maybe<T> total;
+  __shared__ bool last;
+  const maybe_op<T, Op> mop{op};
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 chunks = ceil_div(tiles, chunk_tiles);
+  const T* body = in + head;
+  if (threadIdx.x == 0) ticket[0] = atomicAdd(&counters[0], 1u);
+  __syncthreads();
+  for (unsigned k = 0;; ++k) {
+    const u64 c = ticket[k & 1];
+    if (c >= chunks) break;
+    if (threadIdx.x == 0) ticket[(k + 1) & 1] = atomicAdd(&counters[0], 1u);
+    const u64 t0 = c * chunk_tiles + warp * K;
+    maybe<T> acc{T{}, false};
+#pragma unroll
+    for (unsigned j = 0; j < K; ++j)
+      if (t0 + j < tiles) acc = vectorized::fold_warp_tile<P>(acc, body + (t0 + j) * P::warp_tile, op);
+    if (lane == 0) warp_part[k & 1][warp] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      maybe<T> b = warp_part[k & 1][0];
+      for (unsigned w = 1; w < P::warps; ++w) b = mop(b, warp_part[k & 1][w]);
+      partials[c] = b.v;  // warp 0's tiles are never past the end: b.has
+    }
+  }
+  if (threadIdx.x == 0) {
+    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(counters[1]).fetch_add(1u, cuda::memory_order_acq_rel);
+    last = before == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  bool has = false;
+  const T v = ordered_partials(partials, chunks, op, has);
+  if (threadIdx.x == 0) total = maybe<T>{v, has}, counters[0] = 0, counters[1] = 0;  // the next call's counters
+  __syncthreads();
+  vectorized::combine_in_order<P>(in, head, &total, 1, tail_at, n, op, T{}, result);
+}
+
+// For comparison, what no block barrier per chunk would give: each warp draws its own chunks of K warp tiles
+// and folds them all into one accumulator, whatever their order (a commuting operator: sum), then the block
+// combines its warps once; the last block folds the blocks' partials.
+template <class T, class Op, unsigned K>
+__global__ void __launch_bounds__(256)
+    warp_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T* result, maybe<T>* partials, unsigned* counters) {
+  using P = vectorized::policy<T>;
+  __shared__ maybe<T> warp_part[P::warps];
+  __shared__ bool last;
+  const maybe_op<T, Op> mop{op};
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 chunks = ceil_div(tiles, u64{K});
+  const T* body = in + head;
+  unsigned c = lane == 0 ? atomicAdd(&counters[0], 1u) : 0;
+  c = __shfl_sync(0xffffffffu, c, 0);
+  maybe<T> acc{T{}, false};
+  while (c < chunks) {
+    unsigned next = lane == 0 ? atomicAdd(&counters[0], 1u) : 0;
+#pragma unroll
+    for (unsigned j = 0; j < K; ++j)
+      if (u64{c} * K + j < tiles) acc = vectorized::fold_warp_tile<P>(acc, body + (u64{c} * K + j) * P::warp_tile, op);
+    c = __shfl_sync(0xffffffffu, next, 0);
+  }
+  if (lane == 0) warp_part[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = mop(b, warp_part[w]);
+    partials[blockIdx.x] = b;
+    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(counters[1]).fetch_add(1u, cuda::memory_order_acq_rel);
+    last = before == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  vectorized::combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, T{}, result);
+  if (threadIdx.x == 0) counters[0] = 0, counters[1] = 0;
+}
+template <class T, unsigned K>
+void run_warps(const T* in, u64 n, T* result, void* partials_area, unsigned* counters) {
+  using P = vectorized::policy<T>;
+  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
+  if (head > n) head = n;
+  const u64 tiles = (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
+  auto* partials = static_cast<maybe<T>*>(partials_area);
+  if (tiles == 0) {
+    vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, partials, 0, tail_at, n, sluice::sum{}, T{}, result);
+    return;
+  }
+  u64 blocks = u64(multiprocessor_count("reduce_tuning")) * P::blocks_per_sm;
+  const u64 chunks = ceil_div(tiles, u64{K} * P::warps);
+  if (blocks > chunks) blocks = chunks;
+  warp_kernel<T, sluice::sum, K><<<unsigned(blocks), 256>>>(in, head, tiles, tail_at, n, sluice::sum{}, result, partials, counters);
+}
+
+// partials_area: room for every chunk's partial; counters: two zeroed counters (each call leaves them zero).
+template <class T, unsigned K, unsigned BlocksPerSm = 8>
+void run(const T* in, u64 n, T* result, void* partials_area, unsigned* counters) {
+  using P = vectorized::policy<T>;
+  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
+  if (head > n) head = n;
+  const u64 tiles = (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
+  if (tiles == 0) {
+    vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, static_cast<maybe<T>*>(partials_area), 0, tail_at, n,
+                                                                          sluice::sum{}, T{}, result);
+    return;
+  }
+  u64 blocks = u64(multiprocessor_count("reduce_tuning")) * BlocksPerSm;
+  const u64 chunks = ceil_div(tiles, u64{P::warps} * K);
+  if (blocks > chunks) blocks = chunks;
+  kernel<T, sluice::sum, K><<<unsigned(blocks), 256>>>(in, head, tiles, tail_at, n, sluice::sum{}, result, static_cast<T*>(partials_area), counters);
+}
+}  // namespace dynamic
+
+// Where the default's time ends (stop 28): its body as the default runs it (warp runs of 2 KiB tiles, 8 blocks
+// per SM, one wave), each block stamping %globaltimer when it starts and when its warps are done, so the
+// spread of the blocks' end times shows how long the last blocks read alone (the tail a dynamic share of
+// the work would shorten).
+namespace traced {
+__device__ inline unsigned long long now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+template <class T>
+__global__ void __launch_bounds__(256) body(const T* in, u64 tiles, maybe<T>* partials, unsigned long long* stamps) {
+  using P = vectorized::policy<T>;
+  __shared__ maybe<T> warp_part[P::warps];
+  if (threadIdx.x == 0) stamps[2 * blockIdx.x] = now();
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
+  maybe<T> acc{T{}, false};
+  for (u64 t = u * tiles / units; t < (u + 1) * tiles / units; ++t) acc = vectorized::fold_warp_tile<P>(acc, in + t * P::warp_tile, sluice::sum{});
+  if (lane == 0) warp_part[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, sluice::sum>{}(b, warp_part[w]);
+    partials[blockIdx.x] = b;
+    stamps[2 * blockIdx.x + 1] = now();
+  }
+}
+// One traced run of n elements from an aligned `in`: prints the kernel's span and the spread of the blocks' ends.
+template <class T>
+void report(const char* type, const T* in, u64 n, void* partials_area) {
+  using P = vectorized::policy<T>;
+  const u64 tiles = n / P::warp_tile, blocks = u64(multiprocessor_count("reduce_tuning")) * P::blocks_per_sm;
+  unsigned long long* stamps;
+  cudaMalloc(&stamps, 2 * blocks * sizeof(unsigned long long));
+  std::vector<unsigned long long> h(2 * blocks);
+  for (int rep = 0; rep < 3; ++rep) {
+    body<T><<<unsigned(blocks), 256>>>(in, tiles, static_cast<maybe<T>*>(partials_area), stamps);
+    cudaMemcpy(h.data(), stamps, h.size() * sizeof(h[0]), cudaMemcpyDeviceToHost);
+  }
+  unsigned long long first_start = ~0ull, last_start = 0;
+  std::vector<double> ends(blocks);
+  for (u64 b = 0; b < blocks; ++b) first_start = std::min(first_start, h[2 * b]), last_start = std::max(last_start, h[2 * b]);
+  for (u64 b = 0; b < blocks; ++b) ends[b] = double(h[2 * b + 1] - first_start) * 1e-3;
+  std::sort(ends.begin(), ends.end());
+  const auto at = [&](double q) { return ends[std::min<u64>(blocks - 1, u64(q * blocks))]; };
+  std::printf("%s n=%-10llu traced default body: %llu blocks, starts within %.2f us; ends (us from the first start): "
+              "first %.1f, 10%% %.1f, median %.1f, 90%% %.1f, 99%% %.1f, last %.1f\n",
+              type, (unsigned long long)n, (unsigned long long)blocks, double(last_start - first_start) * 1e-3, ends[0], at(0.1),
+              at(0.5), at(0.9), at(0.99), ends[blocks - 1]);
+  cudaFree(stamps);
+}
+}  // namespace traced
+
 // The input: a hash of the index, the same on host and device, so no host copy of up to 4 GiB is needed;
 // u32 takes all 32 bits, f32 is in [0, 1) (no cancellation, so a relative tolerance means something).
 __host__ __device__ inline unsigned mix(u64 i) {
@@ -155,6 +484,8 @@ int failures = 0;
 bool quick = false;
 bool small_only = false;  // "small": sizes up to small_max, every single-launch limit
 bool commuting_rows = false;  // "commuting": the commuting layouts beside the default, from 2^24 on
+bool bulk_rows = false;       // "bulk": the bulk-copy layouts beside the default, from 2^24 on
+bool dynamic_rows = false;    // "dynamic": the dynamic chunks and the traced body beside the default, from 2^24 on
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
 template <class T>
@@ -162,6 +493,7 @@ struct study {
   const char* type;
   u64 top, n = 0;
   T *in, *out, *result;
+  unsigned* done = nullptr;  // bulk's count of finished blocks; dynamic's ticket and finished counters at done + 1
   void* temp = nullptr;
   std::size_t temp_cap = 0;
   float copy_ms = 0, cub_ms = 0, cub_b2b = 0;
@@ -172,11 +504,12 @@ struct study {
 
   study(const char* t, u64 top_) : type(t), top(top_) {
     cudaMalloc(&in, top * sizeof(T)), cudaMalloc(&out, top * sizeof(T)), cudaMalloc(&result, 4 * sizeof(T));
+    cudaMalloc(&done, 3 * sizeof(unsigned)), cudaMemset(done, 0, 3 * sizeof(unsigned));
     fill<<<1024, 256>>>(in, top);
     cub::DeviceReduce::Reduce(temp, temp_cap, in, result, static_cast<int>(top), cuda::std::plus<>{}, T{}, cudaStream_t{});
     cudaMalloc(&temp, temp_cap);
   }
-  ~study() { cudaFree(in), cudaFree(out), cudaFree(result), cudaFree(temp); }
+  ~study() { cudaFree(in), cudaFree(out), cudaFree(result), cudaFree(temp), cudaFree(done); }
 
   void advance_reference(u64 to) {
     for (; summed < to; ++summed) {
@@ -238,8 +571,8 @@ struct study {
   }
 
   template <class P, class Op = sluice::sum>
-  void row(const char* label, bool timed) {
-    const auto launch = [](const T* p, u64 m, T* r) { vectorized::run<T, Op, P>(p, m, r, T{}, Op{}, 0, "reduce_tuning"); };
+  void row(const char* label, bool timed, vectorized::setting dynamic = vectorized::setting::automatic) {
+    const auto launch = [dynamic](const T* p, u64 m, T* r) { vectorized::run<T, Op, P>(p, m, r, T{}, Op{}, 0, "reduce_tuning", dynamic); };
     check(label, launch);
     if (!timed) return;
     const float ms = time([&] { launch(in, n, result); });
@@ -255,9 +588,37 @@ struct study {
     report(label, ms, n <= small_max ? time_back_to_back([&] { launch(in, n, result); }) : 0);
   }
 
+  template <unsigned TileBytes, unsigned Stages, unsigned B, bool RR>
+  void bulk_row(const char* label, bool timed) {
+    using S = bulk::shape<T, TileBytes, Stages, B, RR>;
+    const auto launch = [this](const T* p, u64 m, T* r) { bulk::run<T, S>(p, m, r, out, done); };
+    check(label, launch);
+    if (!timed) return;
+    const float ms = time([&] { launch(in, n, result); });
+    report(label, ms, 0);
+  }
+
+  template <unsigned K>
+  void dynamic_row(const char* label, bool timed) {
+    const auto launch = [this](const T* p, u64 m, T* r) { dynamic::run<T, K>(p, m, r, out, done + 1); };
+    check(label, launch);
+    if (!timed) return;
+    const float ms = time([&] { launch(in, n, result); });
+    report(label, ms, 0);
+  }
+
+  template <unsigned K>
+  void dynamic_warp_row(const char* label, bool timed) {
+    const auto launch = [this](const T* p, u64 m, T* r) { dynamic::run_warps<T, K>(p, m, r, out, done + 1); };
+    check(label, launch);
+    if (!timed) return;
+    const float ms = time([&] { launch(in, n, result); });
+    report(label, ms, 0);
+  }
+
   void configs(bool timed) {
     const bool all = !quick && !small_only, small = n <= small_max;
-    row<vectorized::policy<T>>("default (4 vec, 8/SM)", timed);
+    row<vectorized::policy<T>>("default (4 vec, 8/SM; dynamic=auto)", timed);
     if (commuting_rows && n > small_max) {  // the commuting layouts (their partials in `out`, the copy's output)
       using commuting::ld;
       commuting_row<false, 4, 8, 1>("commuting warp runs 4 vec 8/SM", timed);
@@ -273,6 +634,32 @@ struct study {
       commuting_row<false, 4, 8, 1, ld::plain, true>("commuting warp runs 4 vec 8/SM, partials from the pool", timed);
       commuting_row<true, 4, 8, 1, ld::plain, true>("commuting block runs 4 vec 8/SM 1 wave, pool", timed);
     }
+    if (dynamic_rows) {  // the library's two bodies, forced
+      row<vectorized::policy<T>>("library, dynamic=off (equal shares)", timed, vectorized::setting::off);
+      row<vectorized::policy<T>>("library, dynamic=on (64 KiB chunks)", timed, vectorized::setting::on);
+    }
+    if (bulk_rows || dynamic_rows) {  // dynamic chunks (partials in `out`)
+      dynamic_row<2>("dynamic chunks of 8 x 2 warp tiles (32K)", timed);
+      dynamic_row<4>("dynamic chunks of 8 x 4 warp tiles (64K)", timed);
+      dynamic_row<8>("dynamic chunks of 8 x 8 warp tiles (128K)", timed);
+      dynamic_row<16>("dynamic chunks of 8 x 16 warp tiles (256K)", timed);
+      dynamic_warp_row<8>("commuting warp chunks of 8 warp tiles (16K)", timed);
+      dynamic_warp_row<16>("commuting warp chunks of 16 warp tiles (32K)", timed);
+      dynamic_warp_row<32>("commuting warp chunks of 32 warp tiles (64K)", timed);
+    }
+    if (bulk_rows && n > small_max) {  // the bulk-copy layouts (their partials in `out`, the copy's output)
+      bulk_row<32768, 6, 1, false>("bulk contiguous 32K x6, 1/SM", timed);
+      bulk_row<16384, 6, 2, false>("bulk contiguous 16K x6, 2/SM", timed);
+      bulk_row<8192, 8, 4, false>("bulk contiguous 8K x8, 4/SM", timed);
+      bulk_row<16384, 12, 1, false>("bulk contiguous 16K x12, 1/SM", timed);
+      bulk_row<32768, 3, 2, false>("bulk contiguous 32K x3, 2/SM", timed);
+      bulk_row<32768, 6, 1, true>("bulk round-robin 32K x6, 1/SM", timed);
+      bulk_row<16384, 6, 2, true>("bulk round-robin 16K x6, 2/SM", timed);
+      bulk_row<8192, 8, 4, true>("bulk round-robin 8K x8, 4/SM", timed);
+      bulk_row<16384, 12, 1, true>("bulk round-robin 16K x12, 1/SM", timed);
+      row<vectorized::policy<T>>("default (again)", timed);
+    }
+    if ((bulk_rows || dynamic_rows) && n > small_max && timed) traced::report<T>(type, in, n, out);
     if (all) {
       row<cfg<T, 4, 16>>("4 vec 16/SM", timed);
       row<cfg<T, 8, 8>>("8 vec  8/SM", timed);
@@ -292,7 +679,7 @@ struct study {
     for (u64 k = 10; k <= 16; ++k)
       if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && (!quick || k == 24 || k == 28 || (commuting_rows && (k == 26 || k == 30)))) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows) && (k == 26 || k == 27 || k == 30)))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -319,7 +706,9 @@ int main(int argc, char** argv) {
   quick = argc > 1 && std::string_view(argv[1]) == "quick";
   small_only = argc > 1 && std::string_view(argv[1]) == "small";
   commuting_rows = argc > 1 && std::string_view(argv[1]) == "commuting";
-  quick = quick || commuting_rows;
+  bulk_rows = argc > 1 && std::string_view(argv[1]) == "bulk";
+  dynamic_rows = argc > 1 && std::string_view(argv[1]) == "dynamic";
+  quick = quick || commuting_rows || bulk_rows || dynamic_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);
