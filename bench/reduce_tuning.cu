@@ -6,7 +6,8 @@
 // on a second run; each also at a start one element past the 16-byte boundary. "quick": fewer cases; "small":
 // sizes up to 2^16 only, with every single-launch limit; "commuting": the quick sizes with the layouts for
 // commuting operators below; "bulk": the quick sizes with the bulk-copy layouts below;
-// "dynamic": the quick sizes with the dynamic chunks below and a trace of the default's block end times.
+// "dynamic": the quick sizes with the dynamic chunks below and a trace of the default's block end times;
+// "mid": 2^17 to 2^23 only, back to back as well, with other shapes of the default.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -243,95 +244,17 @@ void run(const T* in, u64 n, T* result, void* partials_area, unsigned* done) {
 }
 }  // namespace bulk
 
-// Dynamic chunks (stop 28): the default's fold (warp tiles of 2 KiB, 4 loads in flight, the ordered tree per
-// vector), but a block draws its chunks of 8 x K warp tiles from a ticket counter (the next ticket drawn
-// while it folds the current chunk), so no block reads alone at the end; chunk c's partial goes to
-// partials[c], and the last block folds them in chunk order (8 warps, 16 groups of 32 partials in flight per
-// lane, a masked ordered tree per group), then init, head, that total and the tail. The result depends only
-// on n (not on which block took which chunk), so it repeats bit for bit, for any associative operator.
+// Dynamic chunks (stop 28; now the library's dynamic_kernel, which these rows run with chunks of 8 x K warp
+// tiles): a block draws its chunks from a ticket counter, the next drawn while it folds the current one, so
+// no block reads alone at the end; the last block folds the chunks' partials in chunk order. The logs of
+// stop 28's first two `dynamic` runs came from this study's own copy of that kernel (commit 0279440), whose
+// partials and counters sat in buffers allocated once.
+template <class T, unsigned K>
+struct chunk_cfg : vectorized::policy<T> {
+  static constexpr unsigned chunk_warp_tiles = K;
+  static constexpr u64 chunk_tiles = u64{vectorized::policy<T>::warps} * K;
+};
 namespace dynamic {
-template <class T, class Op>
-__device__ T ordered_partials(const T* partials, u64 count, Op op, bool& has) {
-  constexpr unsigned batch = 16;
-  __shared__ maybe<T> warp_total[8];
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const u64 groups = ceil_div(count, 32), g0 = warp * groups / 8, g1 = (warp + 1) * groups / 8;
-  const maybe_op<T, Op> mop{op};
-  maybe<T> acc{T{}, false};
-  for (u64 g = g0; g < g1; g += batch) {
-    T v[batch];
-#pragma unroll
-    for (unsigned k = 0; k < batch; ++k) {
-      const u64 i = (g + k) * 32 + lane;
-      if (g + k < g1 && i < count) v[k] = partials[i];
-    }
-#pragma unroll
-    for (unsigned k = 0; k < batch; ++k) {
-      if (g + k >= g1) break;
-      const u64 at = (g + k) * 32;
-      T x = v[k];
-#pragma unroll
-      for (unsigned offset = 1; offset < 32; offset *= 2) {
-        const T other = __shfl_down_sync(0xffffffffu, x, offset);
-        if ((lane & (2 * offset - 1)) == 0 && lane + offset < 32 && at + lane + offset < count) x = op(x, other);
-      }
-      acc = mop(acc, maybe<T>{x, true});  // lane 0's is the group's, in order
-    }
-  }
-  if (lane == 0) warp_total[warp] = acc;
-  __syncthreads();
-  maybe<T> total{T{}, false};
-  for (unsigned w = 0; w < 8; ++w) total = mop(total, warp_total[w]);
-  has = total.has;
-  return total.v;
-}
-
-template <class T, class Op, unsigned K>
-__global__ void __launch_bounds__(256)
-    kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T* result, T* partials, unsigned* counters) {
-  using P = vectorized::policy<T>;
-  constexpr u64 chunk_tiles = u64{P::warps} * K;
-  __shared__ unsigned ticket[2];
-  __shared__ maybe<T> warp_part[2][P::warps];
-  __shared__ maybe<T> total;
-  __shared__ bool last;
-  const maybe_op<T, Op> mop{op};
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const u64 chunks = ceil_div(tiles, chunk_tiles);
-  const T* body = in + head;
-  if (threadIdx.x == 0) ticket[0] = atomicAdd(&counters[0], 1u);
-  __syncthreads();
-  for (unsigned k = 0;; ++k) {
-    const u64 c = ticket[k & 1];
-    if (c >= chunks) break;
-    if (threadIdx.x == 0) ticket[(k + 1) & 1] = atomicAdd(&counters[0], 1u);
-    const u64 t0 = c * chunk_tiles + warp * K;
-    maybe<T> acc{T{}, false};
-#pragma unroll
-    for (unsigned j = 0; j < K; ++j)
-      if (t0 + j < tiles) acc = vectorized::fold_warp_tile<P>(acc, body + (t0 + j) * P::warp_tile, op);
-    if (lane == 0) warp_part[k & 1][warp] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      maybe<T> b = warp_part[k & 1][0];
-      for (unsigned w = 1; w < P::warps; ++w) b = mop(b, warp_part[k & 1][w]);
-      partials[c] = b.v;  // warp 0's tiles are never past the end: b.has
-    }
-  }
-  if (threadIdx.x == 0) {
-    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(counters[1]).fetch_add(1u, cuda::memory_order_acq_rel);
-    last = before == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  bool has = false;
-  const T v = ordered_partials(partials, chunks, op, has);
-  if (threadIdx.x == 0) total = maybe<T>{v, has}, counters[0] = 0, counters[1] = 0;  // the next call's counters
-  __syncthreads();
-  vectorized::combine_in_order<P>(in, head, &total, 1, tail_at, n, op, T{}, result);
-}
-
 // For comparison, what no block barrier per chunk would give: each warp draws its own chunks of K warp tiles
 // and folds them all into one accumulator, whatever their order (a commuting operator: sum), then the block
 // combines its warps once; the last block folds the blocks' partials.
@@ -387,23 +310,6 @@ void run_warps(const T* in, u64 n, T* result, void* partials_area, unsigned* cou
   warp_kernel<T, sluice::sum, K><<<unsigned(blocks), 256>>>(in, head, tiles, tail_at, n, sluice::sum{}, result, partials, counters);
 }
 
-// partials_area: room for every chunk's partial; counters: two zeroed counters (each call leaves them zero).
-template <class T, unsigned K, unsigned BlocksPerSm = 8>
-void run(const T* in, u64 n, T* result, void* partials_area, unsigned* counters) {
-  using P = vectorized::policy<T>;
-  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
-  if (head > n) head = n;
-  const u64 tiles = (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
-  if (tiles == 0) {
-    vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, static_cast<maybe<T>*>(partials_area), 0, tail_at, n,
-                                                                          sluice::sum{}, T{}, result);
-    return;
-  }
-  u64 blocks = u64(multiprocessor_count("reduce_tuning")) * BlocksPerSm;
-  const u64 chunks = ceil_div(tiles, u64{P::warps} * K);
-  if (blocks > chunks) blocks = chunks;
-  kernel<T, sluice::sum, K><<<unsigned(blocks), 256>>>(in, head, tiles, tail_at, n, sluice::sum{}, result, static_cast<T*>(partials_area), counters);
-}
 }  // namespace dynamic
 
 // Where the default's time ends (stop 28): its body as the default runs it (warp runs of 2 KiB tiles, 8 blocks
@@ -486,6 +392,8 @@ bool small_only = false;  // "small": sizes up to small_max, every single-launch
 bool commuting_rows = false;  // "commuting": the commuting layouts beside the default, from 2^24 on
 bool bulk_rows = false;       // "bulk": the bulk-copy layouts beside the default, from 2^24 on
 bool dynamic_rows = false;    // "dynamic": the dynamic chunks and the traced body beside the default, from 2^24 on
+bool mid_rows = false;        // "mid": 2^17 to 2^23, every row also back to back
+u64 b2b_max = u64{1} << 16;   // back-to-back times up to here
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
 template <class T>
@@ -576,7 +484,7 @@ struct study {
     check(label, launch);
     if (!timed) return;
     const float ms = time([&] { launch(in, n, result); });
-    report(label, ms, n <= small_max ? time_back_to_back([&] { launch(in, n, result); }) : 0);
+    report(label, ms, n <= b2b_max ? time_back_to_back([&] { launch(in, n, result); }) : 0);
   }
 
   template <bool Block, unsigned V, unsigned B, unsigned W, commuting::ld L = commuting::ld::plain, bool Pool = false>
@@ -600,7 +508,9 @@ struct study {
 
   template <unsigned K>
   void dynamic_row(const char* label, bool timed) {
-    const auto launch = [this](const T* p, u64 m, T* r) { dynamic::run<T, K>(p, m, r, out, done + 1); };
+    const auto launch = [](const T* p, u64 m, T* r) {
+      vectorized::run<T, sluice::sum, chunk_cfg<T, K>>(p, m, r, T{}, sluice::sum{}, 0, "reduce_tuning", vectorized::setting::on);
+    };
     check(label, launch);
     if (!timed) return;
     const float ms = time([&] { launch(in, n, result); });
@@ -633,6 +543,14 @@ struct study {
       commuting_row<false, 4, 8, 1>("commuting warp runs 4 vec 8/SM (again)", timed);
       commuting_row<false, 4, 8, 1, ld::plain, true>("commuting warp runs 4 vec 8/SM, partials from the pool", timed);
       commuting_row<true, 4, 8, 1, ld::plain, true>("commuting block runs 4 vec 8/SM 1 wave, pool", timed);
+    }
+    if (mid_rows) {  // the middle sizes: the library's two bodies and other shapes of the equal shares
+      row<vectorized::policy<T>>("library, dynamic=on (64 KiB chunks)", timed, vectorized::setting::on);
+      row<cfg<T, 2, 8>>("2 vec  8/SM", timed);
+      row<cfg<T, 8, 8>>("8 vec  8/SM", timed);
+      row<cfg<T, 4, 4>>("4 vec  4/SM", timed);
+      row<cfg<T, 4, 16>>("4 vec 16/SM", timed);
+      return;
     }
     if (dynamic_rows) {  // the library's two bodies, forced
       row<vectorized::policy<T>>("library, dynamic=off (equal shares)", timed, vectorized::setting::off);
@@ -676,10 +594,14 @@ struct study {
   // Sizes in increasing order (the reference runs along them); check-only ones give odd tails and heads.
   void run() {
     std::vector<std::pair<u64, bool>> sizes;  // (n, timed)
-    for (u64 k = 10; k <= 16; ++k)
-      if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
+    if (mid_rows) {
+      for (u64 k = 17; k <= 23; ++k) sizes.push_back({u64{1} << k, true});
+    } else {
+      for (u64 k = 10; k <= 16; ++k)
+        if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
+    }
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows) && (k == 26 || k == 27 || k == 30)))) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && !mid_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows) && (k == 26 || k == 27 || k == 30)))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -690,7 +612,7 @@ struct study {
       if (timed) {
         copy_ms = time([&] { cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice); });
         cub_ms = time([&] { cub_reduce(in, n, result); });
-        cub_b2b = n <= small_max ? time_back_to_back([&] { cub_reduce(in, n, result); }) : 0;
+        cub_b2b = n <= b2b_max ? time_back_to_back([&] { cub_reduce(in, n, result); }) : 0;
         std::printf("%s n=%-10llu %-40s %9.4f ms %8.1f GB/s (bytes read + written)\n", type, (unsigned long long)n, "copy",
                     copy_ms, 2.0 * n * sizeof(T) / (copy_ms * 1e-3) / 1e9);
         report("cub", cub_ms, cub_b2b);
@@ -708,7 +630,9 @@ int main(int argc, char** argv) {
   commuting_rows = argc > 1 && std::string_view(argv[1]) == "commuting";
   bulk_rows = argc > 1 && std::string_view(argv[1]) == "bulk";
   dynamic_rows = argc > 1 && std::string_view(argv[1]) == "dynamic";
-  quick = quick || commuting_rows || bulk_rows || dynamic_rows;
+  mid_rows = argc > 1 && std::string_view(argv[1]) == "mid";
+  if (mid_rows) b2b_max = u64{1} << 23;
+  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);

@@ -5,7 +5,7 @@
 # (default: tests verify sanitize example bench). gl: the gl device on the GPU's own OpenGL through EGL; needs the GL loader packages in .gl/ (carried;
 # see docs/gl.md), unpacked first.
 # HUGE_FILTER: the huge step's gtest filter (default gpu.huge*: the three huge tests, about 15 minutes on the H100:
-# gpu.huge_inputs_past_32_bit_indices 345-394 s (359 s after the stop 26 re-land), once more than 420 s; more_forms 188-219 s; wide_elements 299-310 s;
+# gpu.huge_inputs_past_32_bit_indices 345-415 s (359 s after the stop 26 re-land, 415 s in stop 28), once more than 420 s; more_forms 188-219 s; wide_elements 299-310 s;
 # under a 10-minute limit per call, run the first alone with a limit near 590 s, the other two together).
 # BENCH_SUITE: the suites of the bench step (default: production), e.g. "quick ratio blocksize tables".
 set -u

@@ -71,6 +71,9 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=off,resident=on", "t"));
   EXPECT_FALSE(takes_params(compact, "decoupled-lookback:resident=on", "t"));
   EXPECT_FALSE(takes_params(partition, "decoupled-lookback:blocks=3", "t"));
+  const auto& reduce = find_algorithm(primitive::reduce, device::cuda, "vectorized", "t");
+  EXPECT_TRUE(takes_params(reduce, "vectorized:dynamic=on", "t"));
+  EXPECT_FALSE(takes_params(reduce, "vectorized:threads=2", "t"));  // the CPU entry's key
   EXPECT_TRUE(takes_params(cpu, "billeter:threads=2,simd=avx2", "t"));
   EXPECT_FALSE(takes_params(cpu, "billeter:s=2", "t"));  // "threads=" ends in "s=": a key starts after a space or comma
   // Keys listed without a default ("P", "P, simd=popc|prefix"), as the CUDA papers' variants list theirs.

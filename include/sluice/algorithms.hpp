@@ -44,7 +44,7 @@ inline constexpr algorithm_info algorithm_table[] = {
   // prim                        name            cpu    cuda   stable best_c best_g
   {primitive::reduce,            "serial",       true,  false, true,  false, false, "left fold over the input, one thread"},
   {primitive::reduce,            "vectorized",   true,  false, true,  true,  false, "P threads reduce 1 MiB blocks with S-lane vectors, 4 accumulators; blocks combined left to right (float results do not depend on P)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (or SLUICE_CPU_SIMD)"},
-  {primitive::reduce,            "vectorized",   false, true,  true,  false, true,  "each warp reduces a contiguous run with 16-byte loads, 4 in flight; one block combines them, in order"},
+  {primitive::reduce,            "vectorized",   false, true,  true,  false, true,  "each warp reduces a contiguous run with 16-byte loads, 4 in flight; from 256 MiB the blocks draw 64 KiB chunks from a counter; one block combines them, in order (float results repeat run to run)", "dynamic=auto|on|off (chunks drawn from a counter; auto from 256 MiB of input, on from one warp tile)"},
   {primitive::reduce,            "two-pass",     false, true,  true,  false, false, "per-block partial reductions, then one block reduces the partials"},
   {primitive::reduce,            "cub",          false, true,  true,  false, false, "cub::DeviceReduce::Reduce (CCCL), the peer to beat"},
   {primitive::reduce,            "goddeke-multipass", false, true, true, false, false, "Goeddeke tutorial: 2x2 groups of an M x M grid, ping-pong passes to 1x1 (commutative op)"},

@@ -49,7 +49,8 @@ void partition_papers(std::string_view algo, std::span<const T> in, std::span<T>
 template <class T, class Op>
 void reduce(std::string_view algo, std::span<const T> in, T* result, T init, Op op, CUstream_st* stream) {
   constexpr const char* fn = "reduce";
-  if (algo == "vectorized") return vectorized::run(in.data(), in.size(), result, init, op, stream, fn);
+  if (sluice::detail::base_name(algo) == "vectorized")
+    return vectorized::run(in.data(), in.size(), result, init, op, stream, fn, vectorized::parse(algo, fn));
   if (algo == "two-pass") return two_pass::run(ptr_load<T>{in.data()}, in.size(), result, init, op, stream, fn);
   if (algo == "cub") return cub_peer::reduce(in, result, init, op, stream, fn);
   if (algo == "goddeke-multipass") return goddeke_multipass::run(in.data(), in.size(), result, init, op, stream, fn);

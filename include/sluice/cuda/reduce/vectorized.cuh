@@ -3,15 +3,21 @@
 // a grid of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, `vectors` in
 // flight per thread; the last block to finish (a count of finished blocks, kept per stream between calls:
 // lookback::launch_states) then combines init, the head, the blocks' partials and the tail: one launch. Up to
-// 128 KiB of input one block does it all, each thread folding a contiguous run of 16-byte vectors. Every
-// combination is in input order (within a vector, across lanes by an ordered tree, across tiles, warps and
-// blocks), so any associative operator works and the result depends only on n and the device's SM count:
-// floating-point sums are identical from run to run. Moves: the input read once; partials are a few KB.
+// 128 KiB of input one block does it all, each thread folding a contiguous run of 16-byte vectors. From
+// 256 MiB on (dynamic=auto), the blocks instead draw chunks of 8 x 4 warp tiles (64 KiB) from a ticket
+// counter, so that no SM reads alone at the end while others are done (the blocks of an equal share end
+// over a spread of a quarter of the kernel's time on the H100); each chunk's partial goes to its own slot
+// and the last block folds them in chunk order. Every combination is in input order (within a vector,
+// across lanes by an ordered tree, across tiles, warps, chunks and blocks), so any associative operator
+// works and the result depends only on n and the device's SM count (dynamic: on n alone): floating-point
+// sums are identical from run to run. Moves: the input read once; partials are a few KB (dynamic: 4 bytes
+// per 64 KiB of input).
 #pragma once
 #include <cub/block/block_reduce.cuh>
 
 #include "sluice/cuda/common.cuh"
 #include "sluice/cuda/lookback.cuh"
+#include "sluice/detail/params.hpp"
 
 namespace sluice::cuda_backend::vectorized {
 
@@ -33,6 +39,12 @@ struct policy {
   // 65536 elements, it beats two launches up to 32768 and is level at 65536.
   static constexpr u64 single_launch_bytes = u64{1} << 17;
   static constexpr u64 single_launch_max = single_launch_bytes / sizeof(T);
+  // Dynamic chunks (bench/reduce_tuning.cu dynamic, docs/performance.md "Reduce"): 8 x 4 warp tiles (64 KiB)
+  // measured best of 2, 4, 8 and 16 per warp at 2^26-2^28 (1.00-1.01x CUB's time against the equal share's
+  // 1.02-1.03x); at 2^24 the equal share was level or ahead, so auto takes chunks from 256 MiB of input.
+  static constexpr unsigned chunk_warp_tiles = 4;
+  static constexpr u64 chunk_tiles = u64{warps} * chunk_warp_tiles;
+  static constexpr u64 dynamic_from_bytes = u64{1} << 28;
 };
 
 // Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
@@ -126,6 +138,101 @@ __global__ void __launch_bounds__(P::threads)
   combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, init, result);
 }
 
+// Lane 0 of every warp of the block gets partials[0] op ... op partials[count - 1], in order (count >= 1):
+// warp w folds its share of groups of 32 partials (16 groups' loads in flight per lane, an ordered tree per
+// group masked at the end), then the warps' folds in order.
+template <class P, class T, class Op>
+__device__ T fold_partials_in_order(const T* partials, u64 count, Op op) {
+  constexpr unsigned batch = 16;
+  __shared__ maybe<T> warp_fold[P::warps];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 groups = ceil_div(count, 32), g0 = warp * groups / P::warps, g1 = (warp + 1) * groups / P::warps;
+  const maybe_op<T, Op> mop{op};
+  maybe<T> acc{T{}, false};
+  for (u64 g = g0; g < g1; g += batch) {
+    T v[batch];
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k)
+      if (g + k < g1 && (g + k) * 32 + lane < count) v[k] = partials[(g + k) * 32 + lane];
+#pragma unroll
+    for (unsigned k = 0; k < batch; ++k) {
+      if (g + k >= g1) break;
+      const u64 at = (g + k) * 32;  // the group's first partial; those at or past `count` take no part
+      T x = v[k];
+#pragma unroll
+      for (unsigned offset = 1; offset < 32; offset *= 2) {
+        const T other = __shfl_down_sync(0xffffffffu, x, offset);
+        if ((lane & (2 * offset - 1)) == 0 && lane + offset < 32 && at + lane + offset < count) x = op(x, other);
+      }
+      acc = mop(acc, maybe<T>{x, true});
+    }
+  }
+  if (lane == 0) warp_fold[warp] = acc;
+  __syncthreads();
+  maybe<T> all{T{}, false};
+  for (unsigned w = 0; w < P::warps; ++w) all = mop(all, warp_fold[w]);
+  return all.v;
+}
+
+// Dynamic chunks: each block draws chunk numbers from `counter` (the next drawn while it folds the current
+// one); warp w of the block folds warp tiles [c C + w K, c C + (w + 1) K) of chunk c (C = 8 K tiles), and
+// the block's parts, in order, go to partials[c]. A block stops at its first ticket past the last chunk, then
+// adds one more to the counter to say it is done: the counter ends at chunks + 2 x blocks, and the block
+// whose done mark takes the last ticket is the last to finish (every draw and mark of the others came
+// before it, each mark releasing its block's partials). It folds the partials in chunk order, then init op
+// head op that op tail.
+template <class P, class T, class Op>
+__global__ void __launch_bounds__(P::threads)
+    dynamic_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, T* partials,
+                   unsigned* counter, unsigned* spare_counter) {
+  static_assert(P::threads == P::final_threads, "the last block does the final reduction");
+  __shared__ unsigned ticket[2];
+  __shared__ maybe<T> warp_part[2][P::warps];
+  __shared__ maybe<T> total;
+  __shared__ bool last;
+  const maybe_op<T, Op> mop{op};
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 chunks = ceil_div(tiles, P::chunk_tiles);
+  const T* body = in + head;
+  auto draw = [&] {
+    const unsigned t = atomicAdd(counter, 1u);
+    if (t == 0) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
+    return t;
+  };
+  if (threadIdx.x == 0) ticket[0] = draw();
+  __syncthreads();
+  // Round k: chunk ticket[k % 2]; the next ticket lands in the other slot, read after this round's barrier.
+  // warp_part alternates too: thread 0 reads round k's parts before it reaches round k + 1's barrier.
+  for (unsigned k = 0;; ++k) {
+    const u64 c = ticket[k & 1];
+    if (c >= chunks) break;
+    if (threadIdx.x == 0) ticket[(k + 1) & 1] = draw();
+    const u64 t0 = c * P::chunk_tiles + warp * P::chunk_warp_tiles;
+    maybe<T> acc{T{}, false};
+#pragma unroll
+    for (unsigned j = 0; j < P::chunk_warp_tiles; ++j)
+      if (t0 + j < tiles) acc = fold_warp_tile<P>(acc, body + (t0 + j) * P::warp_tile, op);
+    if (lane == 0) warp_part[k & 1][warp] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      maybe<T> b = warp_part[k & 1][0];  // warp 0's first tile is in the chunk: b.has
+      for (unsigned w = 1; w < P::warps; ++w) b = mop(b, warp_part[k & 1][w]);
+      partials[c] = b.v;
+    }
+  }
+  if (threadIdx.x == 0) {
+    const unsigned mark = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*counter).fetch_add(1u, cuda::memory_order_acq_rel);
+    last = mark == chunks + 2 * u64{gridDim.x} - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  const T all = fold_partials_in_order<P>(partials, chunks, op);
+  if (threadIdx.x == 0) total = maybe<T>{all, true};
+  __syncthreads();
+  combine_in_order<P>(in, head, &total, 1, tail_at, n, op, init, result);
+}
+
 // The reduction without a body (inputs whose start is not aligned to T, or too short for one warp tile):
 // init op head op tail. bench/reduce_tuning.cu also gives it partials.
 template <class P, class T, class Op>
@@ -166,12 +273,22 @@ __global__ void __launch_bounds__(P::final_threads)
   if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
 }
 
+// dynamic=auto|on|off: the chunks drawn from a counter (auto: from P::dynamic_from_bytes of input; on: from
+// one warp tile, as the tests take it), or each warp's equal share.
+using sluice::detail::setting;
+inline setting parse(std::string_view spec, const char* fn) {
+  sluice::detail::params p(spec, fn);
+  const setting d = p.auto_on_off("dynamic");
+  p.done("dynamic");
+  return d;
+}
+
 template <class T, class Op, class P = policy<T>>
-void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const char* fn) {
+void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const char* fn, setting dynamic = setting::automatic) {
   u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16;
   head = head % sizeof(T) ? n : head / sizeof(T);  // a start not aligned to T: all of it goes the element way
   if (head > n) head = n;
-  const bool small = n <= P::single_launch_max;
+  const bool small = n <= P::single_launch_max && dynamic != setting::on;
   if (small && head < P::per_vector) {  // (a start not aligned to T goes the element way below)
     single_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, (n - head) / P::per_vector, n, op, init, result);
     check_launch(fn, "vectorized::single_kernel");
@@ -182,6 +299,16 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   u64 blocks = 0;
   if (tiles > 0) {
     const u64 cap = static_cast<u64>(multiprocessor_count(fn)) * P::blocks_per_sm;
+    const bool chunked = dynamic == setting::on || (dynamic == setting::automatic && n * sizeof(T) >= P::dynamic_from_bytes);
+    if (chunked) {
+      const u64 chunks = ceil_div(tiles, P::chunk_tiles);
+      blocks = chunks < cap ? chunks : cap;
+      partials = scratch(chunks * sizeof(T), s, fn);
+      const lookback::launch_states tickets(0, true, s, fn);
+      dynamic_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
+                                                                                   partials.as<T>(), tickets.counter(), tickets.spare_counter());
+      return check_launch(fn, "vectorized::dynamic_kernel");
+    }
     blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
     if (blocks > cap) blocks = cap;
     partials = scratch(blocks * sizeof(maybe<T>), s, fn);
