@@ -37,6 +37,38 @@ struct cfg : vectorized::policy<T, V, B> {
   static constexpr u64 single_launch_max = Single;
 };
 
+// What the layouts below share. Their split of the input: the head up to the first 16-byte boundary, whole
+// tiles of `tile` elements, the tail.
+struct body_split {
+  u64 head, tiles, tail_at;
+};
+template <class T>
+body_split split_body(const T* in, u64 n, u64 tile) {
+  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
+  if (head > n) head = n;
+  const u64 tiles = (n - head) / tile;
+  return {head, tiles, head + tiles * tile};
+}
+// *result = head + partials[0, blocks) + tail, by the default's final kernel.
+template <class T>
+void final_fold(const T* in, u64 n, const body_split& b, const maybe<T>* partials, u64 blocks, T* result) {
+  using P = vectorized::policy<T>;
+  vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, b.head, partials, blocks, b.tail_at, n, sluice::sum{}, T{}, result);
+}
+// Whole block: thread 0 stores `part` (its own) as the block's partial and counts the block done in *done;
+// true in every thread of the last block to finish, which then sees every block's partial.
+template <class T>
+__device__ bool last_to_finish(maybe<T> part, maybe<T>* partials, unsigned* done) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = part;
+    last = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*done).fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last) cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  return last;
+}
+
 // Two layouts for operators that commute as well (sum, min, max: the reduction order is still fixed, so f32
 // sums stay the same from run to run), measured against the in-order default (docs/performance.md "Reduce").
 // Their partials go to a buffer allocated once (the copy's output), where the default's run() takes them from
@@ -110,11 +142,9 @@ __global__ void __launch_bounds__(256) block_runs(const T* body, u64 tiles, mayb
 // Pool: the partials from sluice's stream-ordered pool each call, as the default's run() takes them.
 template <class T, bool Block, unsigned V, unsigned BlocksPerSm, unsigned Waves, ld L, bool Pool = false>
 void run(const T* in, u64 n, T* result, T* scratch_area) {
-  using P = vectorized::policy<T>;
   constexpr u64 tile = (Block ? 256 : 32) * V * (16 / sizeof(T));
-  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
-  if (head > n) head = n;
-  const u64 tiles = (n - head) / tile, tail_at = head + tiles * tile;
+  const body_split b = split_body(in, n, tile);
+  const u64 tiles = b.tiles;
   const u64 cap = u64(multiprocessor_count("reduce_tuning")) * BlocksPerSm * Waves;  // blocks at most
   auto* partials = reinterpret_cast<maybe<T>*>(scratch_area);
   scratch pooled;
@@ -127,11 +157,11 @@ void run(const T* in, u64 n, T* result, T* scratch_area) {
     blocks = Block ? tiles : ceil_div(tiles, u64{8});
     if (blocks > cap) blocks = cap;
     if constexpr (Block)
-      block_runs<T, V, L><<<unsigned(blocks), 256>>>(in + head, tiles, partials);
+      block_runs<T, V, L><<<unsigned(blocks), 256>>>(in + b.head, tiles, partials);
     else
-      warp_runs<T, V, L><<<unsigned(blocks), 256>>>(in + head, tiles, partials);
+      warp_runs<T, V, L><<<unsigned(blocks), 256>>>(in + b.head, tiles, partials);
   }
-  vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, partials, blocks, tail_at, n, sluice::sum{}, T{}, result);
+  final_fold(in, n, b, partials, blocks, result);
 }
 }  // namespace commuting
 
@@ -149,7 +179,7 @@ void run(const T* in, u64 n, T* result, T* scratch_area) {
 namespace bulk {
 template <class T, unsigned TileBytes, unsigned Stages, unsigned BlocksPerSm, bool RoundRobin>
 struct shape {
-  static constexpr unsigned threads = 256, warps = 8, per_vector = 16 / sizeof(T);
+  static constexpr unsigned threads = 256, warps = 8;
   static constexpr unsigned tile_bytes = TileBytes, tile = TileBytes / sizeof(T), tile_vectors = TileBytes / 16;
   static constexpr unsigned lane_vectors = tile_vectors / warps / 32;
   static constexpr unsigned blocks_per_sm = BlocksPerSm, stages = Stages;
@@ -165,7 +195,6 @@ __global__ void __launch_bounds__(S::threads, S::blocks_per_sm)
   extern __shared__ uint4 buffers[];
   __shared__ alignas(8) std::uint64_t arrived[S::stages];
   __shared__ maybe<T> warp_part[2][S::warps];
-  __shared__ bool last;
   const maybe_op<T, Op> mop{op};
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool leader = threadIdx.x == 0;  // issues the bulk copies, folds the warps' parts
@@ -190,19 +219,9 @@ __global__ void __launch_bounds__(S::threads, S::blocks_per_sm)
     const unsigned s = static_cast<unsigned>(r % S::stages);
     while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[s], static_cast<unsigned>(r / S::stages) & 1u)) {
     }
-    const uint4* src = buffers + std::size_t{s} * S::tile_vectors + warp * (S::tile_vectors / S::warps);
-    vec16<T> v[S::lane_vectors];
-#pragma unroll
-    for (unsigned j = 0; j < S::lane_vectors; ++j) v[j].raw = src[j * 32 + lane];
-    maybe<T> acc{T{}, false};
-#pragma unroll
-    for (unsigned j = 0; j < S::lane_vectors; ++j) {
-      T x = v[j].e[0];
-#pragma unroll
-      for (unsigned e = 1; e < S::per_vector; ++e) x = op(x, v[j].e[e]);
-      x = vectorized::warp_reduce_in_order(x, op);
-      acc = mop(acc, maybe<T>{x, true});
-    }
+    // The warp's eighth of the tile, as the default folds a warp tile of lane_vectors vectors per lane.
+    const T* part = reinterpret_cast<const T*>(buffers + std::size_t{s} * S::tile_vectors + warp * (S::tile_vectors / S::warps));
+    const maybe<T> acc = vectorized::fold_warp_tile<vectorized::policy<T, S::lane_vectors>>(maybe<T>{T{}, false}, part, op);
     if (lane == 0) warp_part[r & 1][warp] = acc;
     __syncthreads();  // buffer s read by every warp: it may be refilled
     if (leader) {
@@ -211,14 +230,7 @@ __global__ void __launch_bounds__(S::threads, S::blocks_per_sm)
       for (unsigned w = 0; w < S::warps; ++w) block_acc = mop(block_acc, warp_part[r & 1][w]);
     }
   }
-  if (leader) {
-    partials[blockIdx.x] = block_acc;
-    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*done).fetch_add(1u, cuda::memory_order_acq_rel);
-    last = before == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  if (!last_to_finish(block_acc, partials, done)) return;  // (block_acc: the leader's, thread 0)
   vectorized::combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, T{}, result);
   if (threadIdx.x == 0) *done = 0;  // the next call's count
 }
@@ -226,21 +238,15 @@ __global__ void __launch_bounds__(S::threads, S::blocks_per_sm)
 // partials_area: room for the grid's partials; done: one zeroed counter (each call leaves it zero).
 template <class T, class S>
 void run(const T* in, u64 n, T* result, void* partials_area, unsigned* done) {
-  using P = vectorized::policy<T>;
-  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
-  if (head > n) head = n;
-  const u64 tiles = (n - head) / S::tile, tail_at = head + tiles * S::tile;
+  const body_split b = split_body(in, n, S::tile);
   auto* partials = static_cast<maybe<T>*>(partials_area);
-  if (tiles == 0) {
-    vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, partials, 0, tail_at, n, sluice::sum{}, T{}, result);
-    return;
-  }
+  if (b.tiles == 0) return final_fold(in, n, b, partials, 0, result);
   auto* k = kernel<T, sluice::sum, S>;
   static bool set = false;
   if (!set) cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::shared_bytes)), set = true;
   u64 blocks = u64(multiprocessor_count("reduce_tuning")) * S::blocks_per_sm;
-  if (blocks > tiles) blocks = tiles;
-  k<<<unsigned(blocks), S::threads, S::shared_bytes>>>(in, head, tiles, tail_at, n, sluice::sum{}, result, partials, done);
+  if (blocks > b.tiles) blocks = b.tiles;
+  k<<<unsigned(blocks), S::threads, S::shared_bytes>>>(in, b.head, b.tiles, b.tail_at, n, sluice::sum{}, result, partials, done);
 }
 }  // namespace bulk
 
@@ -263,7 +269,6 @@ __global__ void __launch_bounds__(256)
     warp_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T* result, maybe<T>* partials, unsigned* counters) {
   using P = vectorized::policy<T>;
   __shared__ maybe<T> warp_part[P::warps];
-  __shared__ bool last;
   const maybe_op<T, Op> mop{op};
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const u64 chunks = ceil_div(tiles, u64{K});
@@ -280,34 +285,23 @@ __global__ void __launch_bounds__(256)
   }
   if (lane == 0) warp_part[warp] = acc;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    maybe<T> b = warp_part[0];
-    for (unsigned w = 1; w < P::warps; ++w) b = mop(b, warp_part[w]);
-    partials[blockIdx.x] = b;
-    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(counters[1]).fetch_add(1u, cuda::memory_order_acq_rel);
-    last = before == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  maybe<T> b{T{}, false};  // the block's, in thread 0
+  if (threadIdx.x == 0)
+    for (unsigned w = 0; w < P::warps; ++w) b = mop(b, warp_part[w]);
+  if (!last_to_finish(b, partials, &counters[1])) return;
   vectorized::combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, T{}, result);
   if (threadIdx.x == 0) counters[0] = 0, counters[1] = 0;
 }
 template <class T, unsigned K>
 void run_warps(const T* in, u64 n, T* result, void* partials_area, unsigned* counters) {
   using P = vectorized::policy<T>;
-  u64 head = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(T);
-  if (head > n) head = n;
-  const u64 tiles = (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
+  const body_split b = split_body(in, n, P::warp_tile);
   auto* partials = static_cast<maybe<T>*>(partials_area);
-  if (tiles == 0) {
-    vectorized::final_kernel<P, T, sluice::sum><<<1, P::final_threads>>>(in, head, partials, 0, tail_at, n, sluice::sum{}, T{}, result);
-    return;
-  }
+  if (b.tiles == 0) return final_fold(in, n, b, partials, 0, result);
   u64 blocks = u64(multiprocessor_count("reduce_tuning")) * P::blocks_per_sm;
-  const u64 chunks = ceil_div(tiles, u64{K} * P::warps);
+  const u64 chunks = ceil_div(b.tiles, u64{K} * P::warps);
   if (blocks > chunks) blocks = chunks;
-  warp_kernel<T, sluice::sum, K><<<unsigned(blocks), 256>>>(in, head, tiles, tail_at, n, sluice::sum{}, result, partials, counters);
+  warp_kernel<T, sluice::sum, K><<<unsigned(blocks), 256>>>(in, b.head, b.tiles, b.tail_at, n, sluice::sum{}, result, partials, counters);
 }
 
 }  // namespace dynamic

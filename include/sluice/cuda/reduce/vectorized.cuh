@@ -6,7 +6,7 @@
 // 128 KiB of input one block does it all, each thread folding a contiguous run of 16-byte vectors. From
 // 256 MiB on (dynamic=auto), the blocks instead draw chunks of 8 x 4 warp tiles (64 KiB) from a ticket
 // counter, so that no SM reads alone at the end while others are done (the blocks of an equal share end
-// over a spread of a quarter of the kernel's time on the H100); each chunk's partial goes to its own slot
+// over the last three tenths of the kernel's time on the H100); each chunk's partial goes to its own slot
 // and the last block folds them in chunk order. Every combination is in input order (within a vector,
 // across lanes by an ordered tree, across tiles, warps, chunks and blocks), so any associative operator
 // works and the result depends only on n and the device's SM count (dynamic: on n alone): floating-point
@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(P::threads)
   combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, init, result);
 }
 
-// Lane 0 of every warp of the block gets partials[0] op ... op partials[count - 1], in order (count >= 1):
+// Every thread of the block gets partials[0] op ... op partials[count - 1], in order (count >= 1):
 // warp w folds its share of groups of 32 partials (16 groups' loads in flight per lane, an ordered tree per
 // group masked at the end), then the warps' folds in order.
 template <class P, class T, class Op>
