@@ -51,8 +51,8 @@ TEST(api, ten_line_example) {
 }
 
 // A spec with parameters goes to the entries of its name that know every key (sluice verify --algo, the
-// policies tests): decoupled-lookback's `pipelined` is the scan's and compact's, `phased` compact's and partition's,
-// `resident` partition's.
+// policies tests): decoupled-lookback's `pipelined` and `blocks` are the scan's, compact's and partition's, `phased`
+// compact's and partition's, `resident` and `reversed` partition's.
 TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   const auto& scan = find_algorithm(primitive::scan, device::cuda, "decoupled-lookback", "t");
   const auto& compact = find_algorithm(primitive::compact, device::cuda, "decoupled-lookback", "t");
@@ -67,10 +67,12 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   EXPECT_TRUE(takes_params(compact, "decoupled-lookback:blocks=3", "t"));
   const auto& partition = find_algorithm(primitive::partition, device::cuda, "decoupled-lookback", "t");
   EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=on", "t"));
-  EXPECT_FALSE(takes_params(partition, "decoupled-lookback:phased=off,pipelined=on", "t"));
+  EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=off,pipelined=on", "t"));
+  EXPECT_TRUE(takes_params(partition, "decoupled-lookback:pipelined=on,reversed=off,blocks=3", "t"));
+  EXPECT_FALSE(takes_params(scan, "decoupled-lookback:reversed=on", "t"));
+  EXPECT_FALSE(takes_params(compact, "decoupled-lookback:reversed=on", "t"));
   EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=off,resident=on", "t"));
   EXPECT_FALSE(takes_params(compact, "decoupled-lookback:resident=on", "t"));
-  EXPECT_FALSE(takes_params(partition, "decoupled-lookback:blocks=3", "t"));
   const auto& reduce = find_algorithm(primitive::reduce, device::cuda, "vectorized", "t");
   EXPECT_TRUE(takes_params(reduce, "vectorized:dynamic=on", "t"));
   EXPECT_FALSE(takes_params(reduce, "vectorized:threads=2", "t"));  // the CPU entry's key
@@ -578,6 +580,58 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(s);
+}
+
+// Large partitions by predicate: from 64 MiB of input (here 2^23 eight-byte elements) the pipelined pass, whose
+// layout a sample picks on the device: where most are kept the rejected run is written reversed from the end and
+// flipped, where few are the tiles are counted first. Both layouts by name at both ratios too, u32 and u64, a
+// partial last tile off a 16-byte unit, every element checked, and "best" captured in a CUDA graph and replayed.
+template <class T>
+void large_partitions_by_predicate(std::size_t n) {
+  const auto spec = [](const char* params) {  // sanitizing: a grid of 7 blocks, several rounds each
+    return std::string("decoupled-lookback:") + params + (sanitizing() ? ",blocks=7" : "");
+  };
+  std::vector<T> h(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<T>((i * 2654435761u) >> 7 & ((1u << 25) - 1));
+  device_buffer<T> in(h), out(n);
+  device_buffer<std::uint64_t> count(1);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  for (const double kept_ratio : {0.9, 0.1}) {
+    const T limit = static_cast<T>(kept_ratio * (1u << 25));
+    std::vector<T> want, rejected;
+    for (const T v : h) (v < limit ? want : rejected).push_back(v);
+    const std::size_t kept = want.size();
+    want.insert(want.end(), rejected.begin(), rejected.end());
+    const std::string best = sanitizing() ? spec("pipelined=on") : "best";
+    for (const std::string& sp : {best, spec("pipelined=on,reversed=on"), spec("pipelined=on,reversed=off"), spec("pipelined=off")}) {
+      SCOPED_TRACE(sp + " kept " + std::to_string(kept_ratio) + " n=" + std::to_string(n));
+      cudaMemsetAsync(out.data(), 0xff, n * sizeof(T), s);
+      EXPECT_EQ(sluice::partition(in, out, less_than(limit), {device::cuda, sp, s}), kept);
+      EXPECT_TRUE(out.download() == want);
+    }
+    cudaGraph_t graph;
+    ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+    sluice::partition_async(in, out, less_than(limit), count.data(), {device::cuda, best, s});
+    ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+    cudaGraphExec_t exec;
+    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    for (int i = 0; i < 2; ++i) {
+      cudaMemsetAsync(out.data(), 0xff, n * sizeof(T), s);
+      ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+      EXPECT_EQ(count.download()[0], kept);
+      EXPECT_TRUE(out.download() == want);
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
+  cudaStreamDestroy(s);
+}
+TEST_F(gpu, large_partitions_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
+  const std::size_t n = (std::size_t{1} << (sanitizing() ? 16 : 23)) + 4097;  // u64: 64 MiB and more, the default's pipeline
+  large_partitions_by_predicate<std::uint64_t>(n);
+  large_partitions_by_predicate<std::uint32_t>(n + 2);
 }
 
 // The huge tests' inputs, a hash of the index: 2^32 + 1000 bytes with flags keeping about a third, and

@@ -93,6 +93,8 @@ const char* const cuda_specs[] = {
     "decoupled-lookback:phased=on", "decoupled-lookback:phased=off", "decoupled-lookback:pipelined=on",
     "decoupled-lookback:pipelined=off", "decoupled-lookback:pipelined=on,blocks=1", "decoupled-lookback:pipelined=on,blocks=5",
     "decoupled-lookback:resident=on", "decoupled-lookback:resident=off", "decoupled-lookback:resident=off,phased=off",
+    "decoupled-lookback:pipelined=on,reversed=on", "decoupled-lookback:pipelined=on,reversed=off",
+    "decoupled-lookback:pipelined=on,reversed=off,blocks=3",
     "onesweep:portion=1", "onesweep:portion=20480", "vectorized:dynamic=on", "vectorized:dynamic=off"};
 
 class policies : public ::testing::TestWithParam<const char*> {};
@@ -102,7 +104,8 @@ TEST_P(policies, against_reference) {
     GTEST_SKIP() << "no CUDA device: " << (config::has_cuda ? "no GPU present on this machine" : "sluice built without CUDA");
   const std::string_view spec = GetParam();
   // Every CUDA entry of that name that takes the spec's parameter (decoupled-lookback: phased for compact and
-  // partition, pipelined for scan and compact, resident for partition; vectorized: dynamic for reduce).
+  // partition, pipelined for scan, compact and partition, resident and reversed for partition; vectorized: dynamic
+  // for reduce).
   int entries = 0;
   for (const auto& a : algorithms()) {
     if (!a.on_cuda || a.name != detail::base_name(spec) || !takes_params(a, spec, "test")) continue;

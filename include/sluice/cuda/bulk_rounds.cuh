@@ -61,11 +61,12 @@ struct bulk_rounds {
   __device__ void copy_in(unsigned s, E* to, const E* from, unsigned bytes) const {
     if (bytes) cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, to, from, bytes, &arrived[s]);
   }
-  // Copier: stores `bytes` from shared memory to global memory as one bulk group.
+  // Copier: stores `bytes` from shared memory to global memory as one bulk group (commit: false leaves the
+  // group open, for a round that stores more than one run: it commits them with cp_async_bulk_commit_group).
   template <class E>
-  __device__ static void store(E* to, const E* from, unsigned bytes) {
+  __device__ static void store(E* to, const E* from, unsigned bytes, bool commit = true) {
     cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, to, from, bytes);
-    cuda::ptx::cp_async_bulk_commit_group();
+    if (commit) cuda::ptx::cp_async_bulk_commit_group();
   }
 
   // Whole block: the barriers set up and the first Stages tiles asked for.
@@ -84,7 +85,8 @@ struct bulk_rounds {
     while (!cuda::ptx::mbarrier_try_wait_parity(&arrived[round % Stages], (round / Stages) & 1u)) {
     }
   }
-  // Copier, at the end of `round` (after this round's store, if any: stored_now): buffer (round - Lag - 1)
+  // Copier, at the end of `round` (after this round's stores, if any, committed as one group: stored_now):
+  // buffer (round - Lag - 1)
   // was last stored from in the round before; once that store has read it, it receives its next tile.
   template <class Receive>
   __device__ void refill(unsigned round, bool stored_now, Receive receive) const {

@@ -16,6 +16,7 @@
 // tile-atomic (unordered) reserves each tile's output run with one atomicAdd on the count instead of the
 // look-back: no tile waits on another, and the runs land in the order the tiles finish.
 #pragma once
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_scan.cuh>
 #include <span>
@@ -426,7 +427,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // but waits on no other tile), so there the pipeline runs only when asked for (pipelined=on), for 4-byte
 // elements. 16-byte elements keep the single pass (not measured).
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
-          unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1>
+          unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 or 2)
   static constexpr unsigned threads = 256;
@@ -435,7 +436,8 @@ struct pipeline {
   static constexpr unsigned vectors = Vectors;  // per thread per tile
   static constexpr unsigned warp_items = 32 * per_vector * vectors;
   static constexpr unsigned tile = threads * per_vector * vectors;
-  static constexpr unsigned stride = tile + per_vector;  // a buffer's elements: the tile, then a phase of slack
+  static constexpr unsigned runs = Runs;  // runs staged per tile: 1 (compact: the kept), 2 (partition: and the rejected)
+  static constexpr unsigned stride = tile + runs * per_vector;  // a buffer's elements: the tile, then a phase of slack per run
   static constexpr unsigned stages = Stages;
   static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
   static constexpr std::size_t shared_bytes = std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0));
@@ -443,12 +445,39 @@ struct pipeline {
   static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag == 1 || lag == 2, "two tiles kept in registers at most");
+  static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
 };
 
-template <class T, class Sel, class Tuning, class Pipe>
+// Partition's pipeline: compact's predicate shape, each buffer with room for both runs.
+template <class T>
+using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 7 : 6, 4, sizeof(T) == 8 ? 1 : 2, 1, 2>;
+template <mode M, class T, bool Flags>
+using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partition_pipeline<T>, pipeline<T, Flags>>;
+
+// Partition's pipelined pass: where the rejected run of each tile goes. The kept run's place is its prefix,
+// from the look-back; the rejected run's needs the total kept, known only at the end. Two layouts:
+//   reversed: the rejected elements are written from the end of `out` backwards (the i-th rejected at
+//     out[n - 1 - i]), so nothing waits for the total; flip_kernel then reverses out[total, n). Each byte is
+//     read once and written once, and the rejected ones read and written once more.
+//   counted: every block first counts its tiles (and publishes their counts for the look-back), the grid
+//     synchronises, and the rejected run goes forward from the total. The input is read twice.
+// The flip costs twice the rejected bytes and the count once the input: reversed wins where more than half
+// are kept (ideally; measured crossover in docs/performance.md). `reversed=auto` decides from a sample of
+// partition_sample elements spread evenly over the input, the same sample in every block, so every block
+// decides alike with no communication.
+enum class layout : unsigned { sample = 0, reversed = 1, counted = 2 };
+inline constexpr unsigned partition_sample = 1024;      // elements; 4 per thread of a 256-thread block
+inline constexpr unsigned reversed_from_kept_tenths = 6;  // reversed where the sample keeps at least 60%
+struct partition_args {
+  layout how = layout::sample;
+  unsigned long long* block_kept = nullptr;  // counted: each block's kept total, [gridDim.x]
+  unsigned* reversed = nullptr;              // out: 1 where the rejected run was written reversed (flip_kernel reads it)
+};
+
+template <class T, class Sel, class Tuning, class Pipe, mode M = mode::compact>
 __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     pipelined_compact_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* spare_counter,
-                             lookback::count_state state) {
+                             lookback::count_state state, partition_args part) {
 #if __CUDA_ARCH__ >= 900
   if (blockIdx.x == 0 && threadIdx.x == 0) *spare_counter = 0;  // the next call's counter (lookback::launch_states)
   using Q = Pipe;
@@ -524,6 +553,88 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
   rounds.start(copier, receive);
 
+  // Partition: the rejected runs' layout (partition_args), the same in every block.
+  bool counted = false;             // the tiles' counts are published before the rounds (layout::counted)
+  [[maybe_unused]] unsigned long long kept_all = 0;  // counted: the kept elements of the whole input
+  if constexpr (M == mode::partition) {
+    __shared__ unsigned long long total;
+    bool reversed = part.how == layout::reversed;
+    if (part.how == layout::sample) {  // partition_sample elements at i n / partition_sample, i = 0, 1, ...
+      constexpr unsigned per_thread = partition_sample / Q::threads;
+      static_assert(partition_sample == 1024, "the positions below divide by 2^10");
+      u64 at[per_thread];
+      T v[per_thread];
+#pragma unroll
+      for (unsigned k = 0; k < per_thread; ++k) {
+        const u64 i = threadIdx.x * per_thread + k;
+        at[k] = i * (n >> 10) + ((i * (n & 1023u)) >> 10);
+        v[k] = in[at[k]];
+      }
+      unsigned kept = 0;
+#pragma unroll
+      for (unsigned k = 0; k < per_thread; ++k) kept += __syncthreads_count(sel(at[k], v[k]));
+      reversed = kept * 10 >= reversed_from_kept_tenths * partition_sample;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) *part.reversed = reversed;
+    counted = !reversed;
+    if (counted) {  // each block counts its own tiles and publishes their counts, then the grid adds them up
+      unsigned long long mine = 0;
+      for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const u64 base = t * Q::tile;
+        unsigned c = 0;
+        if (base + Q::tile <= n) {
+          uint4 w[V];
+#pragma unroll
+          for (unsigned j = 0; j < V; ++j) w[j] = *reinterpret_cast<const uint4*>(in + base + warp * Q::warp_items + (j * 32 + lane) * PV);
+#pragma unroll
+          for (unsigned j = 0; j < V; ++j) {
+            vec16<T> x;
+            x.raw = w[j];
+#pragma unroll
+            for (unsigned e = 0; e < PV; ++e) c += sel(base + warp * Q::warp_items + (j * 32 + lane) * PV + e, x.e[e]) ? 1u : 0u;
+          }
+        } else {
+          for (u64 i = base + threadIdx.x; i < n; i += Q::threads) c += sel(i, in[i]) ? 1u : 0u;
+        }
+        c = __reduce_add_sync(0xffffffffu, c);
+        if (lane == 0) warp_counts[warp] = c;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+          unsigned tile_kept = 0;
+#pragma unroll
+          for (unsigned w = 0; w < Q::warps; ++w) tile_kept += warp_counts[w];
+          state.publish(t, t == 0 ? lookback::prefix : lookback::aggregate, tile_kept);
+          mine += tile_kept;
+        }
+        __syncthreads();
+      }
+      if (threadIdx.x == 0) part.block_kept[blockIdx.x] = mine;
+      cooperative_groups::this_grid().sync();
+      if (warp == 0) {
+        unsigned long long sum = 0;
+        for (unsigned b = lane; b < gridDim.x; b += 32) sum += __ldcg(part.block_kept + b);
+#pragma unroll
+        for (unsigned offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+        if (lane == 0) total = sum;
+      }
+      __syncthreads();
+      kept_all = total;
+    }
+  }
+  // Stores run[0, c) to out[g, g + c), `run` at the phase of out + g: the 16-byte aligned middle by one bulk
+  // copy (left uncommitted; true where one was issued), the ragged ends element by element.
+  auto store_staged = [&](u64 g, const T* run, u64 c) {
+    const u64 end = g + c, lo = ceil_div(g, PV) * PV, hi = end / PV * PV;
+    if (lo < hi) {
+      if (copier) rounds.store(out + lo, run + (lo - g), static_cast<unsigned>((hi - lo) * sizeof(T)), /*commit=*/false);
+      if (threadIdx.x < lo - g) out[g + threadIdx.x] = run[threadIdx.x];
+      if (threadIdx.x < end - hi) out[hi + threadIdx.x] = run[hi - g + threadIdx.x];
+      return true;
+    }
+    for (u64 i = threadIdx.x; i < c; i += Q::threads) out[g + i] = run[i];
+    return false;
+  };
+
   u64 prev = none, older = none;  // the tiles counted one and two rounds before (none: no such tile)
   // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
   // their rounds' A (the 1 arrays one round old, the 2 arrays two).
@@ -555,7 +666,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         const unsigned kept = __shfl_sync(0xffffffffu, incl, Q::warps - 1);
         if (lane < Q::warps) warp_before[round % (L + 1)][lane] = incl - c;
         if (lane == 0) {
-          state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, kept);
+          if (!counted) state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, kept);
           tile_count[round % (L + 1)] = kept;
         }
       }
@@ -570,34 +681,44 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     }
     __syncthreads();
 
-    // C. `done`'s kept run, written into its buffer (read into registers in its round's A) at the output's
-    // phase, then stored.
+    // C. `done`'s kept run (partition: and its rejected run after it), written into its buffer (read into
+    // registers in its round's A) at the output's phase, then stored.
     bool bulk = false;  // a bulk store was issued from buffer sd this round
     if (done != none) {
       const T(&x)[V][PV] = L == 1 ? x1 : x2;
       const unsigned(&keep)[V] = L == 1 ? keep1 : keep2;
       const unsigned(&lane_before)[V] = L == 1 ? lb1 : lb2;
       const u64 before = tile_before, kept = tile_count[(round + 1) % (L + 1)];
-      const unsigned at = static_cast<unsigned>(before % PV) + warp_before[(round + 1) % (L + 1)][warp];
+      const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
+      const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
       T* const b = buffers + std::size_t{sd} * Q::stride;
+      // Partition: the rejected run goes to out[rejected_to, + rejected), staged from b[rejected_at] on.
+      [[maybe_unused]] const u64 valid = count_of(done), rejected = valid - kept, rejected_before = done * Q::tile - before;
+      u64 rejected_to = 0;
+      unsigned rejected_at = 0;
+      if constexpr (M == mode::partition) {
+        rejected_to = counted ? kept_all + rejected_before : n - rejected_before - rejected;
+        const unsigned end = static_cast<unsigned>(before % PV + kept);
+        rejected_at = end + static_cast<unsigned>((rejected_to + PV - end % PV) % PV);
+      }
 #pragma unroll
       for (unsigned j = 0; j < V; ++j)
 #pragma unroll
-        for (unsigned e = 0; e < PV; ++e)
-          if (keep[j] >> e & 1u) b[at + lane_before[j] + __popc(keep[j] & ((1u << e) - 1))] = x[j][e];
+        for (unsigned e = 0; e < PV; ++e) {
+          const unsigned rank = lane_before[j] + __popc(keep[j] & ((1u << e) - 1));  // kept before it in the warp's run
+          if (keep[j] >> e & 1u) {
+            b[at + rank] = x[j][e];
+          } else if constexpr (M == mode::partition) {
+            const unsigned index = warp * Q::warp_items + (j * 32 + lane) * PV + e, r = index - (in_tile_before + rank);
+            if (index < valid) b[rejected_at + (counted ? r : static_cast<unsigned>(rejected) - 1 - r)] = x[j][e];
+          }
+        }
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // these writes, seen by the bulk store
       __syncthreads();
-      const u64 stored = before >= capacity ? 0 : (kept < capacity - before ? kept : capacity - before), end = before + stored;
-      const u64 lo = ceil_div(before, PV) * PV, hi = end / PV * PV;  // the 16-byte aligned middle [lo, hi)
-      const T* const run = b + before % PV;                            // out[before + i] = run[i]
-      bulk = lo < hi;
-      if (bulk) {
-        if (copier) rounds.store(out + lo, run + (lo - before), static_cast<unsigned>((hi - lo) * sizeof(T)));
-        if (threadIdx.x < lo - before) out[before + threadIdx.x] = run[threadIdx.x];
-        if (threadIdx.x < end - hi) out[hi + threadIdx.x] = run[hi - before + threadIdx.x];
-      } else {
-        for (u64 i = threadIdx.x; i < stored; i += Q::threads) out[before + i] = run[i];
-      }
+      const u64 stored = before >= capacity ? 0 : (kept < capacity - before ? kept : capacity - before);
+      bulk = store_staged(before, b + before % PV, stored);
+      if constexpr (M == mode::partition) bulk = store_staged(rejected_to, b + rejected_at, rejected) || bulk;
+      if (copier && bulk) cuda::ptx::cp_async_bulk_commit_group();
       if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
     }
 
@@ -612,6 +733,28 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #endif
 }
 
+// Partition, reversed layout: out[count, n) holds the rejected elements last to first; reverses them in place,
+// where *reversed says the pipelined pass wrote them so (it decides on the device: nothing waits on the host).
+template <class T>
+__global__ void __launch_bounds__(256) flip_kernel(T* out, u64 n, const u64* count, const unsigned* reversed) {
+  if (*reversed == 0) return;
+  constexpr unsigned unroll = 4;  // pairs in flight per thread
+  const u64 k = *count, half = (n - k) / 2, stride = static_cast<u64>(gridDim.x) * blockDim.x;
+  u64 j = static_cast<u64>(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; j + (unroll - 1) * stride < half; j += unroll * stride) {
+    T a[unroll], b[unroll];
+#pragma unroll
+    for (unsigned u = 0; u < unroll; ++u) a[u] = out[k + j + u * stride], b[u] = out[n - 1 - j - u * stride];
+#pragma unroll
+    for (unsigned u = 0; u < unroll; ++u) out[k + j + u * stride] = b[u], out[n - 1 - j - u * stride] = a[u];
+  }
+  for (; j < half; j += stride) {
+    const T a = out[k + j];
+    out[k + j] = out[n - 1 - j];
+    out[n - 1 - j] = a;
+  }
+}
+
 using phasing = sluice::detail::setting;  // phased=auto|on|off of compact (flags) and partition (flags, predicate)
 
 // compact's parameters: phased=auto|on|off (flags only), pipelined=auto|on|off and blocks=N. Auto takes the
@@ -623,7 +766,8 @@ struct compact_settings {
   phasing phased = phasing::automatic;
   sluice::detail::setting pipelined = sluice::detail::setting::automatic;  // compact
   sluice::detail::setting resident = sluice::detail::setting::automatic;   // partition
-  u64 blocks = 0;  // compact: at most this many blocks in the pipeline's grid (0: as many as the device holds)
+  u64 blocks = 0;  // at most this many blocks in the pipeline's grid (0: as many as the device holds)
+  layout rejected = layout::sample;  // partition's pipeline: reversed=auto|on|off (partition_args)
 };
 inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
@@ -635,13 +779,21 @@ inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   return c;
 }
 
-// partition's parameters: phased=auto|on|off (flags and predicate) and resident=auto|on|off (see run()).
+// partition's parameters: phased=auto|on|off (flags and predicate), resident=auto|on|off (see run()), and for
+// the pipelined pass (predicates) pipelined=auto|on|off, reversed=auto|on|off (auto: from a sample; on: the
+// reversed layout and the flip; off: counted first) and blocks=N (as compact's).
 inline compact_settings parse_partition(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
   compact_settings c;
   c.phased = p.auto_on_off("phased");
   c.resident = p.auto_on_off("resident");
-  p.done("phased, resident");
+  c.pipelined = p.auto_on_off("pipelined");
+  const auto reversed = p.auto_on_off("reversed");
+  c.rejected = reversed == sluice::detail::setting::on    ? layout::reversed
+               : reversed == sluice::detail::setting::off ? layout::counted
+                                                          : layout::sample;
+  c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
+  p.done("phased, resident, pipelined, reversed, blocks");
   return c;
 }
 
@@ -665,14 +817,51 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
     if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
                            in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
-                           lookback::count_state::at(state.states(), tiles, state.epoch())))
+                           lookback::count_state::at(state.states(), tiles, state.epoch()), partition_args{}))
       return true;
     state.unused();  // the device could not hold the grid: the caller's path borrows the states anew
     return false;
   }
 }
 
-template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline<T, is_flags<Sel>>>
+// The pipelined partition by predicate (4- and 8-byte elements, in and out 16-byte aligned, Hopper), where it
+// applies and is chosen: auto from Pipe::min_tiles on (64 MiB of input), not where phased=on or resident=on
+// ask for another path; false where the caller is to take another path. One cooperative launch, then the
+// flip, which does nothing unless the launch chose the reversed layout.
+template <class T, class Sel, class Tuning, class Pipe>
+bool run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
+                             compact_settings c) {
+  if constexpr (is_flags<Sel> || !Pipe::built || Pipe::runs != 2) {
+    return false;
+  } else {
+    using sluice::detail::setting;
+    const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    const u64 n = in.size(), tiles = ceil_div(n, Pipe::tile);
+    if (addr(in.data()) % 16 != 0 || addr(out.data()) % 16 != 0 || c.pipelined == setting::off || c.phased == phasing::on ||
+        c.resident == setting::on)
+      return false;
+    if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
+    auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe, mode::partition>;
+    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn,
+                                   "decoupled-lookback's pipeline");
+    if (grid == 0) return false;
+    lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+    scratch words((grid + 1) * sizeof(unsigned long long), s, fn);  // each block's kept total, then the layout chosen
+    const partition_args part{c.rejected, words.as<unsigned long long>(), reinterpret_cast<unsigned*>(words.as<unsigned long long>() + grid)};
+    if (!launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
+                            in.data(), sel, out.data(), n, n, count, state.spare_counter(),
+                            lookback::count_state::at(state.states(), tiles, state.epoch()), part)) {
+      state.unused();
+      return false;
+    }
+    const u64 want = ceil_div(n, 256 * 4 * 2), most = static_cast<u64>(multiprocessor_count(fn)) * 8;
+    flip_kernel<T><<<static_cast<unsigned>(want < most ? want : most), 256, 0, s>>>(out.data(), n, count, part.reversed);
+    check_launch(fn, "select_lookback::flip_kernel");
+    return true;
+  }
+}
+
+template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline_for<M, T, is_flags<Sel>>>
 void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
          compact_settings settings = {}) {
   using P = policy<T>;
@@ -683,6 +872,8 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   if (n == 0) return;
   if constexpr (M == mode::compact)
     if (run_pipelined<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings)) return;
+  if constexpr (M == mode::partition)
+    if (run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings)) return;
   const u64 tiles = ceil_div(n, P::tile);
   const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
