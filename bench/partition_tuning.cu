@@ -1,9 +1,10 @@
 // Study of the stable partition by predicate at 1 GiB of input (2^28 u32, 2^27 u64; not part of the build): the
-// phased path (tile counts, their scan, the move: the default before stop 29), the pipelined pass with each
-// layout of the rejected run (counted first; reversed from the end, then flipped) and with the sample's choice
-// (auto), beside CUB's partition with the reversal of its tail (the production suite's peer) and a device copy,
-// at kept ratios from 0.1 to 0.9: where the reversed layout overtakes counting first (the sample's threshold,
-// reversed_from_kept_tenths). Every variant's count and every element are checked against the host first.
+// phased path (tile counts, their scan, the move: `best`), the pipelined pass that writes the rejected run
+// reversed from the end, then the flip (reversed=on; its default shape and others), and pipelined=on (a sample
+// decides, on the device, between the two), beside CUB's partition with the reversal
+// of its tail (the production suite's peer) and a device copy, at kept ratios from 0.1 to 0.9: where the
+// reversed pass overtakes counting first (the sample's threshold, reversed_from_kept_hundredths); then the pass
+// and the flips alone. Every variant's count and every element are checked against the host first.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/partition_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o partition_tuning
 // Run: partition_tuning [u32|u64]... (default both)
 #include <cstdio>
@@ -27,6 +28,20 @@ struct below {  // keeps x < limit
 
 int failures = 0;
 
+// The pipelined pass alone, reversed layout (no flip): what run_pipelined_partition launches first.
+template <class T, class Sel, class Pipe>
+void pass_alone(const T* in, T* out, u64 n, Sel sel, u64* count, unsigned long long* words) {
+  auto* kernel = sl::pipelined_compact_kernel<T, Sel, lookback::tuning, Pipe, sl::mode::partition>;
+  const u64 tiles = ceil_div(n, Pipe::tile);
+  const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, 0, "t", "t");
+  lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, 0, "t");
+  const sl::partition_args part{false, reinterpret_cast<unsigned*>(words + 1024)};
+  launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, 0, "t", "t", in, sel, out, n, n, count, state.spare_counter(),
+                     lookback::count_state::at(state.states(), tiles, state.epoch()), part);
+}
+template <class T, unsigned V, unsigned S, unsigned B>
+using shape = sl::pipeline<T, false, V, S, B, 1, 2>;
+
 template <class T>
 void study(const char* type) {
   using Sel = sluice::detail::pred_select<below<T>>;
@@ -36,27 +51,43 @@ void study(const char* type) {
   for (auto& x : h) x = static_cast<T>(g());
   T *in, *out;
   u64* count;
-  cudaMalloc(&in, n * sizeof(T)), cudaMalloc(&out, n * sizeof(T)), cudaMalloc(&count, 8);
+  unsigned long long* words;  // the pass's block totals, then (at 1024) its layout word
+  cudaMalloc(&in, n * sizeof(T)), cudaMalloc(&out, n * sizeof(T)), cudaMalloc(&count, 8), cudaMalloc(&words, 1025 * 8);
   cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   const float copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice); });
   std::printf("%s n=%llu copy %.4f ms (%.1f GB/s)\n", type, (unsigned long long)n, copy_ms, 2.0 * n * sizeof(T) / copy_ms / 1e6);
-  const auto with = [](setting pipelined, sl::layout rejected) {
+  const auto with = [](setting pipelined, setting reversed) {
     sl::compact_settings c;
     c.pipelined = pipelined;
-    c.rejected = rejected;
+    c.reversed = reversed;
     return c;
   };
+  using run_fn = void (*)(const T*, T*, u64, Sel, u64*, sl::compact_settings);
   struct variant {
     const char* name;
     sl::compact_settings settings;
-    bool cub;
+    run_fn run;  // null: the library's default shape through run()
   };
-  const variant variants[] = {{"cub + tail reversal", {}, true},
-                              {"phased (pipelined=off)", with(setting::off, sl::layout::sample), false},
-                              {"pipelined counted", with(setting::on, sl::layout::counted), false},
-                              {"pipelined reversed", with(setting::on, sl::layout::reversed), false},
-                              {"pipelined auto (sample)", with(setting::on, sl::layout::sample), false}};
-  for (const double ratio : {0.1, 0.3, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9}) {
+  auto cub = [](const T* i, T* o, u64 m, Sel sel, u64* c, sl::compact_settings) { cub_peer::partition<T, Sel>({i, m}, {o, m}, sel, c, 0, "t"); };
+#define SHAPE(V, S, B)                                                                                                  \
+  [](const T* i, T* o, u64 m, Sel sel, u64* c, sl::compact_settings st) {                                              \
+    sl::run<sl::mode::partition, T, Sel, lookback::tuning, shape<T, V, S, B>>({i, m}, {o, m}, sel, c, 0, "t", st);     \
+  }
+  const auto rev = with(setting::on, setting::on);
+  std::vector<variant> variants = {{"cub + tail reversal", {}, cub},
+                                   {"phased (pipelined=off)", with(setting::off, setting::automatic), nullptr},
+                                   {"reversed=on (default shape)", rev, nullptr},
+                                   {"pipelined=on (sample)", with(setting::on, setting::automatic), nullptr},
+                                   {"best", {}, nullptr}};
+  if constexpr (sizeof(T) == 8) {  // the default is 6v 4s 2b
+    variants.push_back({"reversed 7v 4s 1b", rev, SHAPE(7, 4, 1)});
+    variants.push_back({"reversed 5v 4s 2b", rev, SHAPE(5, 4, 2)});
+  } else {  // the default is 5v 5s 2b
+    variants.push_back({"reversed 6v 4s 2b", rev, SHAPE(6, 4, 2)});
+    variants.push_back({"reversed 4v 6s 2b", rev, SHAPE(4, 6, 2)});
+  }
+#undef SHAPE
+  for (const double ratio : {0.1, 0.5, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}) {
     const T limit = static_cast<T>(ratio * (sizeof(T) == 8 ? 18446744073709551616.0 : 4294967296.0));
     const Sel sel{below<T>{limit}};
     u64 kept = 0;
@@ -67,8 +98,8 @@ void study(const char* type) {
     float cub_ms = 0;
     for (const variant& v : variants) {
       auto launch = [&] {
-        if (v.cub)
-          cub_peer::partition<T, Sel>({in, n}, {out, n}, sel, count, 0, "t");
+        if (v.run)
+          v.run(in, out, n, sel, count, v.settings);
         else
           sl::run<sl::mode::partition, T, Sel>({in, n}, {out, n}, sel, count, 0, "t", v.settings);
       };
@@ -80,12 +111,29 @@ void study(const char* type) {
       const bool ok = c == kept && got == want && cudaGetLastError() == cudaSuccess;
       if (!ok) ++failures;
       const float ms = event_median_ms(3, 15, [] {}, launch);
-      if (v.cub) cub_ms = ms;
+      if (v.run == cub) cub_ms = ms;
       std::printf("%s kept %.2f %-26s %8.4f ms  %.3f of copy  %.3f x CUB's time  %s\n", type, ratio, v.name, ms, copy_ms / ms, ms / cub_ms,
                   ok ? "ok" : "FAILED");
     }
+    // The pieces of the reversed path and of CUB's: the pass alone, and each tail reversal alone on out
+    // (count = kept from the runs above; each timing reverses the tail back and forth).
+    const auto pieces = [&](const char* what, auto f) {
+      const float ms = event_median_ms(3, 15, [] {}, f);
+      std::printf("%s kept %.2f %-26s %8.4f ms  (%.1f GB/s of its own bytes)\n", type, ratio, what, ms,
+                  std::string_view(what).substr(0, 4) == "pass" ? 2.0 * n * sizeof(T) / ms / 1e6 : 2.0 * (n - kept) * sizeof(T) / ms / 1e6);
+    };
+    pieces("pass alone (default shape)", [&] { pass_alone<T, Sel, sl::partition_pipeline<T>>(in, out, n, sel, count, words); });
+    cudaMemcpy(count, &kept, 8, cudaMemcpyHostToDevice);
+    const unsigned one = 1;
+    cudaMemcpy(words + 1024, &one, 4, cudaMemcpyHostToDevice);
+    const u64 pairs = (n - kept) / 2;
+    pieces("flip (reversed=on)", [&] { sl::flip_kernel<T><<<sl::flip_grid(n), 256>>>(out, n, count, nullptr); });
+    pieces("flip (pipelined=on)", [&] { sl::flip_kernel<T><<<sl::flip_grid(n), 256>>>(out, n, count, reinterpret_cast<unsigned*>(words + 1024)); });
+    pieces("cub's reverse_tail_kernel", [&] {
+      cub_peer::reverse_tail_kernel<T><<<static_cast<unsigned>(ceil_div(pairs < 65536 * 256 ? (pairs ? pairs : 1) : 65536 * 256, 256)), 256>>>(out, count, n);
+    });
   }
-  cudaFree(in), cudaFree(out), cudaFree(count);
+  cudaFree(in), cudaFree(out), cudaFree(count), cudaFree(words);
 }
 
 int main(int argc, char** argv) {

@@ -355,6 +355,30 @@ TEST_F(gpu, kit_scan_block_sizes_are_checked) {
 // large tests below run smaller inputs and name the paths they exist for (pipelined=on, resident=off), so that
 // racecheck and initcheck, which slow kernels by orders of magnitude, finish over the same code.
 bool sanitizing() { return test_switch("SLUICE_TEST_SANITIZE"); }
+
+// What `record` enqueues on stream s, captured in a CUDA graph: launch() replays it on s and waits for it.
+class captured {
+ public:
+  template <class Record>
+  captured(cudaStream_t s, Record record) : s_(s) {
+    EXPECT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+    record();
+    EXPECT_EQ(cudaStreamEndCapture(s, &graph_), cudaSuccess);
+    EXPECT_EQ(cudaGraphInstantiate(&exec_, graph_, 0), cudaSuccess);
+  }
+  ~captured() {
+    cudaGraphExecDestroy(exec_);
+    cudaGraphDestroy(graph_);
+  }
+  captured(const captured&) = delete;
+  captured& operator=(const captured&) = delete;
+  bool launch() const { return cudaGraphLaunch(exec_, s_) == cudaSuccess && cudaStreamSynchronize(s_) == cudaSuccess; }
+
+ private:
+  cudaStream_t s_;
+  cudaGraph_t graph_{};
+  cudaGraphExec_t exec_{};
+};
 // The pipelined path by name; sanitizing, on a grid of 7 blocks, so that at the smaller sizes each block still
 // takes several rounds through its shared-memory buffers, as every block does at 2^24.
 const char* pipelined_spec() { return sanitizing() ? "decoupled-lookback:pipelined=on,blocks=7" : "decoupled-lookback:pipelined=on"; }
@@ -466,18 +490,10 @@ TEST_F(gpu, partitions_on_both_sides_of_the_resident_grid) {
     }
     if (n == sizes[1]) {  // resident
       device_buffer<std::uint64_t> count(1);
-      cudaGraph_t graph;
-      ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
-      sluice::partition_async(in, out, less_than(limit), count.data(), {device::cuda, "best", s});
-      ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
-      cudaGraphExec_t exec;
-      ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-      for (int i = 0; i < 2; ++i) ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
-      ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+      const captured graph(s, [&] { sluice::partition_async(in, out, less_than(limit), count.data(), {device::cuda, "best", s}); });
+      for (int i = 0; i < 2; ++i) ASSERT_TRUE(graph.launch());
       EXPECT_EQ(count.download()[0], kept_p);
       EXPECT_TRUE(out.download() == by_pred);
-      cudaGraphExecDestroy(exec);
-      cudaGraphDestroy(graph);
     }
   }
   cudaStreamDestroy(s);
@@ -582,10 +598,11 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   cudaStreamDestroy(s);
 }
 
-// Large partitions by predicate: from 64 MiB of input (here 2^23 eight-byte elements) the pipelined pass, whose
-// layout a sample picks on the device: where most are kept the rejected run is written reversed from the end and
-// flipped, where few are the tiles are counted first. Both layouts by name at both ratios too, u32 and u64, a
-// partial last tile off a 16-byte unit, every element checked, and "best" captured in a CUDA graph and replayed.
+// Large partitions by predicate: the pipelined pass that writes the rejected run reversed from the end and flips
+// it (reversed=on), the sample that decides on the device between it and the phased path (pipelined=on; at 90%
+// kept the pass, at 10% the phased path), the phased path (best, reversed=off) and the count pass with the
+// single pass (pipelined=off,phased=off), u32 and u64, a partial last tile off a 16-byte unit, every element
+// checked, and the pass, the sample and best each captured in a CUDA graph and replayed twice.
 template <class T>
 void large_partitions_by_predicate(std::size_t n) {
   const auto spec = [](const char* params) {  // sanitizing: a grid of 7 blocks, several rounds each
@@ -603,33 +620,28 @@ void large_partitions_by_predicate(std::size_t n) {
     for (const T v : h) (v < limit ? want : rejected).push_back(v);
     const std::size_t kept = want.size();
     want.insert(want.end(), rejected.begin(), rejected.end());
-    const std::string best = sanitizing() ? spec("pipelined=on") : "best";
-    for (const std::string& sp : {best, spec("pipelined=on,reversed=on"), spec("pipelined=on,reversed=off"), spec("pipelined=off")}) {
+    for (const std::string& sp : {std::string("best"), spec("reversed=on"), spec("pipelined=on"), spec("pipelined=on,reversed=off"),
+                                  spec("pipelined=off,phased=off")}) {
       SCOPED_TRACE(sp + " kept " + std::to_string(kept_ratio) + " n=" + std::to_string(n));
       cudaMemsetAsync(out.data(), 0xff, n * sizeof(T), s);
       EXPECT_EQ(sluice::partition(in, out, less_than(limit), {device::cuda, sp, s}), kept);
       EXPECT_TRUE(out.download() == want);
     }
-    cudaGraph_t graph;
-    ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
-    sluice::partition_async(in, out, less_than(limit), count.data(), {device::cuda, best, s});
-    ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
-    cudaGraphExec_t exec;
-    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-    for (int i = 0; i < 2; ++i) {
-      cudaMemsetAsync(out.data(), 0xff, n * sizeof(T), s);
-      ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
-      ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
-      EXPECT_EQ(count.download()[0], kept);
-      EXPECT_TRUE(out.download() == want);
+    for (const std::string& sp : {std::string("best"), spec("reversed=on"), spec("pipelined=on")}) {
+      SCOPED_TRACE("graph " + sp + " kept " + std::to_string(kept_ratio));
+      const captured graph(s, [&] { sluice::partition_async(in, out, less_than(limit), count.data(), {device::cuda, sp, s}); });
+      for (int i = 0; i < 2; ++i) {
+        cudaMemsetAsync(out.data(), 0xff, n * sizeof(T), s);
+        ASSERT_TRUE(graph.launch());
+        EXPECT_EQ(count.download()[0], kept);
+        EXPECT_TRUE(out.download() == want);
+      }
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
   }
   cudaStreamDestroy(s);
 }
 TEST_F(gpu, large_partitions_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
-  const std::size_t n = (std::size_t{1} << (sanitizing() ? 16 : 23)) + 4097;  // u64: 64 MiB and more, the default's pipeline
+  const std::size_t n = (std::size_t{1} << (sanitizing() ? 16 : 23)) + 4097;
   large_partitions_by_predicate<std::uint64_t>(n);
   large_partitions_by_predicate<std::uint32_t>(n + 2);
 }

@@ -16,7 +16,6 @@
 // tile-atomic (unordered) reserves each tile's output run with one atomicAdd on the count instead of the
 // look-back: no tile waits on another, and the runs land in the order the tiles finish.
 #pragma once
-#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_scan.cuh>
 #include <span>
@@ -103,8 +102,9 @@ __device__ inline unsigned nonzero_bytes(unsigned w) {
 // four loads in flight per thread; predicate: the elements, 16 bytes per load.
 template <class T, class Sel>
 __global__ void __launch_bounds__(policy<T>::count_threads)
-    count_kernel(const T* in, Sel sel, u64 n, u64 head, unsigned long long* total) {
+    count_kernel(const T* in, Sel sel, u64 n, u64 head, unsigned long long* total, const unsigned* skip) {
   using P = policy<T>;
+  if (skip && *skip) return;  // partition's pipelined pass ran instead
   constexpr unsigned per = is_flags<Sel> ? 16 : P::per_vector;
   const u64 stride = static_cast<u64>(gridDim.x) * P::count_threads, id = blockIdx.x * static_cast<u64>(P::count_threads) + threadIdx.x;
   const u64 vecs = (n - head) / per, tail = head + vecs * per;
@@ -145,15 +145,20 @@ __global__ void __launch_bounds__(policy<T>::count_threads)
 // Phased: counts[t] = the kept elements of move tile t, one warp per tile, eight 16-byte loads in flight
 // per lane. Flags: their non-zero bytes (flags 16-byte aligned); predicate (partition, whose total must be
 // known first anyway): the predicate over the elements (in 16-byte aligned). Launch with policy<T>::threads
-// threads, one tile per warp.
+// threads, one tile per warp. Where *skip (partition's pipelined pass ran instead), every count is 0.
 template <class T, class Sel>
-__global__ void __launch_bounds__(policy<T>::threads) tile_counts_kernel(const T* in, Sel sel, u64 n, u64 tiles, u64* counts) {
+__global__ void __launch_bounds__(policy<T>::threads)
+    tile_counts_kernel(const T* in, Sel sel, u64 n, u64 tiles, u64* counts, const unsigned* skip) {
   using P = policy<T>;
   constexpr unsigned tile = P::tile, unit = is_flags<Sel> ? 1 : sizeof(T), per_lane = tile * unit / 16 / 32,
                      batch = per_lane < 8 ? per_lane : 8;
   const u64 t = static_cast<u64>(blockIdx.x) * P::warps + threadIdx.x / 32;
   const unsigned lane = threadIdx.x & 31u;
   if (t >= tiles) return;
+  if (skip && *skip) {
+    if (lane == 0) counts[t] = 0;
+    return;
+  }
   const u64 base = t * tile;
   unsigned c = 0;
   if (base + tile <= n) {
@@ -252,7 +257,7 @@ __device__ unsigned warp_ranks(const unsigned (&keep)[Vectors], unsigned (&lane_
 template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter, unsigned* spare_counter,
-                  lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl) {
+                  lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl, const unsigned* skip) {
   using P = policy<T>;
   constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
   using warp_scan = cub::WarpScan<unsigned>;
@@ -263,6 +268,10 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __shared__ uint4 stage_raw[P::tile / pv + 2];  // the tile plus a phase of slack for each of the two runs
   T* const stage = reinterpret_cast<T*>(stage_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  if (skip && *skip) {  // partition's pipelined pass ran instead; the next call's counter is zeroed all the same
+    if (blockIdx.x == 0 && threadIdx.x == 0 && spare_counter) *spare_counter = 0;
+    return;
+  }
   if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter);
   __syncthreads();
   const u64 tile = tile_number, base = tile * P::tile;
@@ -448,30 +457,32 @@ struct pipeline {
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
 };
 
-// Partition's pipeline: compact's predicate shape, each buffer with room for both runs.
+// Partition's pipeline: each buffer with room for both runs; two blocks per SM, 6 vectors per thread and 4
+// buffers for 8-byte elements (24 KiB tiles), 5 and 5 for 4-byte ones (20 KiB): the best of 5 shapes each
+// (bench/partition_tuning.cu; compact's 7 vectors and one block per SM took 1.07-1.12x the time for u64).
 template <class T>
-using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 7 : 6, 4, sizeof(T) == 8 ? 1 : 2, 1, 2>;
+using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 6 : 5, sizeof(T) == 8 ? 4 : 5, 2, 1, 2>;
 template <mode M, class T, bool Flags>
 using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partition_pipeline<T>, pipeline<T, Flags>>;
 
-// Partition's pipelined pass: where the rejected run of each tile goes. The kept run's place is its prefix,
-// from the look-back; the rejected run's needs the total kept, known only at the end. Two layouts:
-//   reversed: the rejected elements are written from the end of `out` backwards (the i-th rejected at
-//     out[n - 1 - i]), so nothing waits for the total; flip_kernel then reverses out[total, n). Each byte is
-//     read once and written once, and the rejected ones read and written once more.
-//   counted: every block first counts its tiles (and publishes their counts for the look-back), the grid
-//     synchronises, and the rejected run goes forward from the total. The input is read twice.
-// The flip costs twice the rejected bytes and the count once the input: reversed wins where more than half
-// are kept (ideally; measured crossover in docs/performance.md). `reversed=auto` decides from a sample of
-// partition_sample elements spread evenly over the input, the same sample in every block, so every block
-// decides alike with no communication.
-enum class layout : unsigned { sample = 0, reversed = 1, counted = 2 };
-inline constexpr unsigned partition_sample = 1024;      // elements; 4 per thread of a 256-thread block
-inline constexpr unsigned reversed_from_kept_tenths = 6;  // reversed where the sample keeps at least 60%
+// Partition's pipelined pass (reversed=on, or pipelined=on). The kept run's place is its prefix, from the
+// look-back; the rejected run's needs the total kept, known only at the end. So the pass writes the rejected
+// elements from the end of `out` backwards (the i-th rejected at out[n - 1 - i]), and flip_kernel then reverses
+// out[total, n): each byte is read once and written once, and the rejected ones are read and written once more.
+// Counting first (the phased path) reads the input once more instead, so the reversed pass wins where most
+// elements are kept: on the H100 from 70-75% kept (1 GiB of u32 or u64 at 90% kept: 0.87x the phased path's
+// time, 0.87x / 0.99x CUB's; docs/performance.md). With pipelined=on and reversed=auto the pass first evaluates the
+// predicate over a sample of partition_sample elements spread evenly over the input (the same sample in every
+// block, so every block decides alike with no communication): where fewer than reversed_from_kept_hundredths of
+// them are kept, it writes nothing but its decision and ends, and the phased path, launched after it, runs
+// instead (its kernels read the decision and end where the pass ran). That choice cost 40-50 us at 1 GiB
+// whichever way it went (the skipped kernels, the extra launches), more than the pass gains on average, so the
+// default (`best`) takes the phased path and the pass is asked for by name.
+inline constexpr unsigned partition_sample = 1024;             // elements; 4 per thread of a 256-thread block
+inline constexpr unsigned reversed_from_kept_hundredths = 75;  // the measured crossover (docs/performance.md)
 struct partition_args {
-  layout how = layout::sample;
-  unsigned long long* block_kept = nullptr;  // counted: each block's kept total, [gridDim.x]
-  unsigned* reversed = nullptr;              // out: 1 where the rejected run was written reversed (flip_kernel reads it)
+  bool sample = true;            // decide from the sample (else: the pass, no sample)
+  unsigned* reversed = nullptr;  // out: 1 where the pass ran (flip_kernel and the phased kernels read it), else 0
 };
 
 template <class T, class Sel, class Tuning, class Pipe, mode M = mode::compact>
@@ -551,15 +562,10 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     }
   };
 
-  rounds.start(copier, receive);
-
-  // Partition: the rejected runs' layout (partition_args), the same in every block.
-  bool counted = false;             // the tiles' counts are published before the rounds (layout::counted)
-  [[maybe_unused]] unsigned long long kept_all = 0;  // counted: the kept elements of the whole input
+  // Partition: reversed layout or none, decided alike by every block before any copy is asked for.
   if constexpr (M == mode::partition) {
-    __shared__ unsigned long long total;
-    bool reversed = part.how == layout::reversed;
-    if (part.how == layout::sample) {  // partition_sample elements at i n / partition_sample, i = 0, 1, ...
+    bool reversed = true;
+    if (part.sample) {  // partition_sample elements at i n / partition_sample, i = 0, 1, ...
       constexpr unsigned per_thread = partition_sample / Q::threads;
       static_assert(partition_sample == 1024, "the positions below divide by 2^10");
       u64 at[per_thread];
@@ -573,54 +579,13 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       unsigned kept = 0;
 #pragma unroll
       for (unsigned k = 0; k < per_thread; ++k) kept += __syncthreads_count(sel(at[k], v[k]));
-      reversed = kept * 10 >= reversed_from_kept_tenths * partition_sample;
+      reversed = kept * 100 >= reversed_from_kept_hundredths * partition_sample;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) *part.reversed = reversed;
-    counted = !reversed;
-    if (counted) {  // each block counts its own tiles and publishes their counts, then the grid adds them up
-      unsigned long long mine = 0;
-      for (u64 t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const u64 base = t * Q::tile;
-        unsigned c = 0;
-        if (base + Q::tile <= n) {
-          uint4 w[V];
-#pragma unroll
-          for (unsigned j = 0; j < V; ++j) w[j] = *reinterpret_cast<const uint4*>(in + base + warp * Q::warp_items + (j * 32 + lane) * PV);
-#pragma unroll
-          for (unsigned j = 0; j < V; ++j) {
-            vec16<T> x;
-            x.raw = w[j];
-#pragma unroll
-            for (unsigned e = 0; e < PV; ++e) c += sel(base + warp * Q::warp_items + (j * 32 + lane) * PV + e, x.e[e]) ? 1u : 0u;
-          }
-        } else {
-          for (u64 i = base + threadIdx.x; i < n; i += Q::threads) c += sel(i, in[i]) ? 1u : 0u;
-        }
-        c = __reduce_add_sync(0xffffffffu, c);
-        if (lane == 0) warp_counts[warp] = c;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-          unsigned tile_kept = 0;
-#pragma unroll
-          for (unsigned w = 0; w < Q::warps; ++w) tile_kept += warp_counts[w];
-          state.publish(t, t == 0 ? lookback::prefix : lookback::aggregate, tile_kept);
-          mine += tile_kept;
-        }
-        __syncthreads();
-      }
-      if (threadIdx.x == 0) part.block_kept[blockIdx.x] = mine;
-      cooperative_groups::this_grid().sync();
-      if (warp == 0) {
-        unsigned long long sum = 0;
-        for (unsigned b = lane; b < gridDim.x; b += 32) sum += __ldcg(part.block_kept + b);
-#pragma unroll
-        for (unsigned offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-        if (lane == 0) total = sum;
-      }
-      __syncthreads();
-      kept_all = total;
-    }
+    if (!reversed) return;  // the phased path moves the elements (spare_counter is zeroed above)
   }
+  rounds.start(copier, receive);
+
   // Stores run[0, c) to out[g, g + c), `run` at the phase of out + g: the 16-byte aligned middle by one bulk
   // copy (left uncommitted; true where one was issued), the ragged ends element by element.
   auto store_staged = [&](u64 g, const T* run, u64 c) {
@@ -666,7 +631,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         const unsigned kept = __shfl_sync(0xffffffffu, incl, Q::warps - 1);
         if (lane < Q::warps) warp_before[round % (L + 1)][lane] = incl - c;
         if (lane == 0) {
-          if (!counted) state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, kept);
+          state.publish(cur, cur == 0 ? lookback::prefix : lookback::aggregate, kept);
           tile_count[round % (L + 1)] = kept;
         }
       }
@@ -692,12 +657,12 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
       const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
       T* const b = buffers + std::size_t{sd} * Q::stride;
-      // Partition: the rejected run goes to out[rejected_to, + rejected), staged from b[rejected_at] on.
+      // Partition: the rejected run goes reversed to out[rejected_to, + rejected), staged from b[rejected_at] on.
       [[maybe_unused]] const u64 valid = count_of(done), rejected = valid - kept, rejected_before = done * Q::tile - before;
       u64 rejected_to = 0;
       unsigned rejected_at = 0;
       if constexpr (M == mode::partition) {
-        rejected_to = counted ? kept_all + rejected_before : n - rejected_before - rejected;
+        rejected_to = n - rejected_before - rejected;  // written last to first: flip_kernel reverses them
         const unsigned end = static_cast<unsigned>(before % PV + kept);
         rejected_at = end + static_cast<unsigned>((rejected_to + PV - end % PV) % PV);
       }
@@ -710,7 +675,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
             b[at + rank] = x[j][e];
           } else if constexpr (M == mode::partition) {
             const unsigned index = warp * Q::warp_items + (j * 32 + lane) * PV + e, r = index - (in_tile_before + rank);
-            if (index < valid) b[rejected_at + (counted ? r : static_cast<unsigned>(rejected) - 1 - r)] = x[j][e];
+            if (index < valid) b[rejected_at + (static_cast<unsigned>(rejected) - 1 - r)] = x[j][e];
           }
         }
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // these writes, seen by the bulk store
@@ -734,25 +699,24 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 }
 
 // Partition, reversed layout: out[count, n) holds the rejected elements last to first; reverses them in place,
-// where *reversed says the pipelined pass wrote them so (it decides on the device: nothing waits on the host).
+// where the pipelined pass wrote them so: always where `reversed` is null (reversed=on), else where *reversed
+// says so (the pass decided on the device: nothing waits on the host).
+// Launch with flip_grid(n) blocks of 256 threads: one pair per thread while there are at most 2^24 pairs (a
+// grid for the most the tail can hold; threads past the tail's middle end at once), measured up to 1.4x faster
+// than a resident grid looping over 4 pairs a thread where most are kept (bench/partition_tuning.cu).
 template <class T>
 __global__ void __launch_bounds__(256) flip_kernel(T* out, u64 n, const u64* count, const unsigned* reversed) {
-  if (*reversed == 0) return;
-  constexpr unsigned unroll = 4;  // pairs in flight per thread
-  const u64 k = *count, half = (n - k) / 2, stride = static_cast<u64>(gridDim.x) * blockDim.x;
-  u64 j = static_cast<u64>(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; j + (unroll - 1) * stride < half; j += unroll * stride) {
-    T a[unroll], b[unroll];
-#pragma unroll
-    for (unsigned u = 0; u < unroll; ++u) a[u] = out[k + j + u * stride], b[u] = out[n - 1 - j - u * stride];
-#pragma unroll
-    for (unsigned u = 0; u < unroll; ++u) out[k + j + u * stride] = b[u], out[n - 1 - j - u * stride] = a[u];
-  }
-  for (; j < half; j += stride) {
+  if (reversed && *reversed == 0) return;
+  const u64 k = *count, half = (n - k) / 2;
+  for (u64 j = static_cast<u64>(blockIdx.x) * blockDim.x + threadIdx.x; j < half; j += static_cast<u64>(gridDim.x) * blockDim.x) {
     const T a = out[k + j];
     out[k + j] = out[n - 1 - j];
     out[n - 1 - j] = a;
   }
+}
+inline unsigned flip_grid(u64 n) {
+  const u64 pairs = n / 2, most = u64{65536} * 256;
+  return static_cast<unsigned>(ceil_div(pairs == 0 ? 1 : pairs < most ? pairs : most, 256));
 }
 
 using phasing = sluice::detail::setting;  // phased=auto|on|off of compact (flags) and partition (flags, predicate)
@@ -767,7 +731,7 @@ struct compact_settings {
   sluice::detail::setting pipelined = sluice::detail::setting::automatic;  // compact
   sluice::detail::setting resident = sluice::detail::setting::automatic;   // partition
   u64 blocks = 0;  // at most this many blocks in the pipeline's grid (0: as many as the device holds)
-  layout rejected = layout::sample;  // partition's pipeline: reversed=auto|on|off (partition_args)
+  sluice::detail::setting reversed = sluice::detail::setting::automatic;  // partition's pipelined pass: auto|on|off
 };
 inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
@@ -780,18 +744,16 @@ inline compact_settings parse_compact(std::string_view spec, const char* fn) {
 }
 
 // partition's parameters: phased=auto|on|off (flags and predicate), resident=auto|on|off (see run()), and for
-// the pipelined pass (predicates) pipelined=auto|on|off, reversed=auto|on|off (auto: from a sample; on: the
-// reversed layout and the flip; off: counted first) and blocks=N (as compact's).
+// the pipelined pass (predicates; partition_args) reversed=auto|on|off (on: the pass; off: never; auto: only
+// with pipelined=on, where a sample decides between the pass and the phased path), pipelined=auto|on|off and
+// blocks=N (the pass's grid, as compact's).
 inline compact_settings parse_partition(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
   compact_settings c;
   c.phased = p.auto_on_off("phased");
   c.resident = p.auto_on_off("resident");
   c.pipelined = p.auto_on_off("pipelined");
-  const auto reversed = p.auto_on_off("reversed");
-  c.rejected = reversed == sluice::detail::setting::on    ? layout::reversed
-               : reversed == sluice::detail::setting::off ? layout::counted
-                                                          : layout::sample;
+  c.reversed = p.auto_on_off("reversed");
   c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
   p.done("phased, resident, pipelined, reversed, blocks");
   return c;
@@ -825,39 +787,41 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
 }
 
 // The pipelined partition by predicate (4- and 8-byte elements, in and out 16-byte aligned, Hopper), where it
-// applies and is chosen: auto from Pipe::min_tiles on (64 MiB of input), not where phased=on or resident=on
-// ask for another path; false where the caller is to take another path. One cooperative launch, then the
-// flip, which does nothing unless the launch chose the reversed layout.
+// applies and is asked for (reversed=on, or pipelined=on; not where phased=on, resident=on or reversed=off ask
+// for another path), from one tile. One cooperative launch, then the flip. Returns null where nothing was
+// launched, else the device word that says whether the pass ran (`decided`, which the caller keeps); *alone is
+// true where no other path is needed (reversed=on), else the caller launches the phased path behind it, whose
+// kernels end at once where the pass ran.
 template <class T, class Sel, class Tuning, class Pipe>
-bool run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
-                             compact_settings c) {
+const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
+                                        compact_settings c, scratch& decided, bool* alone) {
   if constexpr (is_flags<Sel> || !Pipe::built || Pipe::runs != 2) {
-    return false;
+    return nullptr;
   } else {
     using sluice::detail::setting;
     const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
     const u64 n = in.size(), tiles = ceil_div(n, Pipe::tile);
     if (addr(in.data()) % 16 != 0 || addr(out.data()) % 16 != 0 || c.pipelined == setting::off || c.phased == phasing::on ||
-        c.resident == setting::on)
-      return false;
-    if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
+        c.resident == setting::on || c.reversed == setting::off)
+      return nullptr;
+    if (c.pipelined == setting::automatic && c.reversed == setting::automatic) return nullptr;  // best: the phased path
     auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe, mode::partition>;
     const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn,
                                    "decoupled-lookback's pipeline");
-    if (grid == 0) return false;
+    if (grid == 0) return nullptr;
     lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
-    scratch words((grid + 1) * sizeof(unsigned long long), s, fn);  // each block's kept total, then the layout chosen
-    const partition_args part{c.rejected, words.as<unsigned long long>(), reinterpret_cast<unsigned*>(words.as<unsigned long long>() + grid)};
+    decided = scratch(sizeof(unsigned), s, fn);
+    const partition_args part{c.reversed == setting::automatic, decided.as<unsigned>()};
     if (!launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
                             in.data(), sel, out.data(), n, n, count, state.spare_counter(),
                             lookback::count_state::at(state.states(), tiles, state.epoch()), part)) {
       state.unused();
-      return false;
+      return nullptr;
     }
-    const u64 want = ceil_div(n, 256 * 4 * 2), most = static_cast<u64>(multiprocessor_count(fn)) * 8;
-    flip_kernel<T><<<static_cast<unsigned>(want < most ? want : most), 256, 0, s>>>(out.data(), n, count, part.reversed);
+    flip_kernel<T><<<flip_grid(n), 256, 0, s>>>(out.data(), n, count, part.sample ? part.reversed : nullptr);
     check_launch(fn, "select_lookback::flip_kernel");
-    return true;
+    *alone = !part.sample;
+    return part.reversed;
   }
 }
 
@@ -872,8 +836,16 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   if (n == 0) return;
   if constexpr (M == mode::compact)
     if (run_pipelined<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings)) return;
-  if constexpr (M == mode::partition)
-    if (run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings)) return;
+  // Partition by predicate, by name: the pipelined pass (run_pipelined_partition); where its sample decides on
+  // the device (pipelined=on), the path below runs after it and its kernels end at once where `skip` says the
+  // pass ran.
+  scratch decided;
+  const unsigned* skip = nullptr;
+  if constexpr (M == mode::partition) {
+    bool alone = false;
+    skip = run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings, decided, &alone);
+    if (alone) return;
+  }
   const u64 tiles = ceil_div(n, P::tile);
   const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
@@ -914,7 +886,7 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     if (M != mode::unordered && tiles > 1 && addr(first) % 16 == 0 && (forced || (counted && automatic))) {
       state = scratch(tiles * sizeof(u64), s, fn);
       tile_incl = state.as<u64>();
-      tile_counts_kernel<T, Sel><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(in.data(), sel, n, tiles, tile_incl);
+      tile_counts_kernel<T, Sel><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(in.data(), sel, n, tiles, tile_incl, skip);
       check_launch(fn, "select_lookback::tile_counts_kernel");
       decoupled_lookback::run(tile_incl, tile_incl, tiles, /*inclusive=*/true, u64{0}, sluice::sum{}, s, fn);
       if constexpr (M == mode::partition) kept_total = reinterpret_cast<unsigned long long*>(tile_incl + tiles - 1);
@@ -930,7 +902,7 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     if (head > n) head = n;
     const u64 want = ceil_div(n, static_cast<u64>(P::count_threads) * 64),
               cap = static_cast<u64>(multiprocessor_count(fn)) * P::count_blocks_per_sm;
-    count_kernel<T, Sel><<<static_cast<unsigned>(want < cap ? want : cap), P::count_threads, 0, s>>>(in.data(), sel, n, head, kept_total);
+    count_kernel<T, Sel><<<static_cast<unsigned>(want < cap ? want : cap), P::count_threads, 0, s>>>(in.data(), sel, n, head, kept_total, skip);
     check_launch(fn, "select_lookback::count_kernel");
   };
   if (tiles > 1 && M != mode::unordered && !tile_incl) {
@@ -940,13 +912,13 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     if constexpr (M == mode::partition) {
       if (resident && launch_cooperative(kernel, tiles, P::threads, 0, s, fn, "select_lookback::select_kernel", in.data(), sel,
                                          out.data(), n, static_cast<u64>(out.size()), count, counter, launch.spare_counter(), states,
-                                         static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr)))
+                                         static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr), skip))
         return;
       count_pass();  // not resident, or the device could not hold the grid after all (kept total still zero)
     }
   }
   kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter,
-                                                              launch.spare_counter(), states, kept_total, tile_incl);
+                                                              launch.spare_counter(), states, kept_total, tile_incl, skip);
   check_launch(fn, "select_lookback::select_kernel");
 }
 
