@@ -126,12 +126,8 @@ void study(const char* type) {
     cudaMemcpy(count, &kept, 8, cudaMemcpyHostToDevice);
     const unsigned one = 1;
     cudaMemcpy(words + 1024, &one, 4, cudaMemcpyHostToDevice);
-    const u64 pairs = (n - kept) / 2;
-    pieces("flip (reversed=on)", [&] { sl::flip_kernel<T><<<sl::flip_grid(n), 256>>>(out, n, count, nullptr); });
-    pieces("flip (pipelined=on)", [&] { sl::flip_kernel<T><<<sl::flip_grid(n), 256>>>(out, n, count, reinterpret_cast<unsigned*>(words + 1024)); });
-    pieces("cub's reverse_tail_kernel", [&] {
-      cub_peer::reverse_tail_kernel<T><<<static_cast<unsigned>(ceil_div(pairs < 65536 * 256 ? (pairs ? pairs : 1) : 65536 * 256, 256)), 256>>>(out, count, n);
-    });
+    pieces("flip (reversed=on, and CUB's)", [&] { reverse_tail_kernel<T><<<reverse_tail_grid(n), 256>>>(out, count, n, nullptr); });
+    pieces("flip (pipelined=on)", [&] { reverse_tail_kernel<T><<<reverse_tail_grid(n), 256>>>(out, count, n, reinterpret_cast<unsigned*>(words + 1024)); });
   }
   cudaFree(in), cudaFree(out), cudaFree(count), cudaFree(words);
 }

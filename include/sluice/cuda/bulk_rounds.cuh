@@ -86,8 +86,8 @@ struct bulk_rounds {
     }
   }
   // Copier, at the end of `round` (after this round's stores, if any, committed as one group: stored_now):
-  // buffer (round - Lag - 1)
-  // was last stored from in the round before; once that store has read it, it receives its next tile.
+  // buffer (round - Lag - 1) was last stored from in the round before; once that store has read it, it
+  // receives its next tile.
   template <class Receive>
   __device__ void refill(unsigned round, bool stored_now, Receive receive) const {
     if (round < Lag + 1 || tile_of(round + Stages - Lag - 1) >= tiles) return;

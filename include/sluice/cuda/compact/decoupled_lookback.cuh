@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "sluice/cuda/lookback.cuh"
+#include "sluice/cuda/reverse_tail.cuh"
 #include "sluice/cuda/scan/decoupled_lookback.cuh"
 #include "sluice/detail/params.hpp"
 #include "sluice/detail/select.hpp"
@@ -467,22 +468,22 @@ using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partitio
 
 // Partition's pipelined pass (reversed=on, or pipelined=on). The kept run's place is its prefix, from the
 // look-back; the rejected run's needs the total kept, known only at the end. So the pass writes the rejected
-// elements from the end of `out` backwards (the i-th rejected at out[n - 1 - i]), and flip_kernel then reverses
+// elements from the end of `out` backwards (the i-th rejected at out[n - 1 - i]), and reverse_tail_kernel then reverses
 // out[total, n): each byte is read once and written once, and the rejected ones are read and written once more.
 // Counting first (the phased path) reads the input once more instead, so the reversed pass wins where most
-// elements are kept: on the H100 from 70-75% kept (1 GiB of u32 or u64 at 90% kept: 0.87x the phased path's
-// time, 0.87x / 0.99x CUB's; docs/performance.md). With pipelined=on and reversed=auto the pass first evaluates the
+// elements are kept: on the H100 from 70-80% kept (1 GiB of u32 or u64 at 90% kept: 0.87-0.88x the phased
+// path's time, 0.88x / 0.98x CUB's; docs/performance.md). With pipelined=on and reversed=auto the pass first evaluates the
 // predicate over a sample of partition_sample elements spread evenly over the input (the same sample in every
 // block, so every block decides alike with no communication): where fewer than reversed_from_kept_hundredths of
 // them are kept, it writes nothing but its decision and ends, and the phased path, launched after it, runs
-// instead (its kernels read the decision and end where the pass ran). That choice cost 40-50 us at 1 GiB
+// instead (its kernels read the decision and end where the pass ran). That choice cost 28-52 us at 1 GiB
 // whichever way it went (the skipped kernels, the extra launches), more than the pass gains on average, so the
 // default (`best`) takes the phased path and the pass is asked for by name.
 inline constexpr unsigned partition_sample = 1024;             // elements; 4 per thread of a 256-thread block
 inline constexpr unsigned reversed_from_kept_hundredths = 75;  // the measured crossover (docs/performance.md)
 struct partition_args {
   bool sample = true;            // decide from the sample (else: the pass, no sample)
-  unsigned* reversed = nullptr;  // out: 1 where the pass ran (flip_kernel and the phased kernels read it), else 0
+  unsigned* reversed = nullptr;  // out: 1 where the pass ran (the flip and the phased kernels read it), else 0
 };
 
 template <class T, class Sel, class Tuning, class Pipe, mode M = mode::compact>
@@ -662,7 +663,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       u64 rejected_to = 0;
       unsigned rejected_at = 0;
       if constexpr (M == mode::partition) {
-        rejected_to = n - rejected_before - rejected;  // written last to first: flip_kernel reverses them
+        rejected_to = n - rejected_before - rejected;  // written last to first: reverse_tail_kernel reverses them
         const unsigned end = static_cast<unsigned>(before % PV + kept);
         rejected_at = end + static_cast<unsigned>((rejected_to + PV - end % PV) % PV);
       }
@@ -696,27 +697,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   }
   if (copier) rounds.finish();
 #endif
-}
-
-// Partition, reversed layout: out[count, n) holds the rejected elements last to first; reverses them in place,
-// where the pipelined pass wrote them so: always where `reversed` is null (reversed=on), else where *reversed
-// says so (the pass decided on the device: nothing waits on the host).
-// Launch with flip_grid(n) blocks of 256 threads: one pair per thread while there are at most 2^24 pairs (a
-// grid for the most the tail can hold; threads past the tail's middle end at once), measured up to 1.4x faster
-// than a resident grid looping over 4 pairs a thread where most are kept (bench/partition_tuning.cu).
-template <class T>
-__global__ void __launch_bounds__(256) flip_kernel(T* out, u64 n, const u64* count, const unsigned* reversed) {
-  if (reversed && *reversed == 0) return;
-  const u64 k = *count, half = (n - k) / 2;
-  for (u64 j = static_cast<u64>(blockIdx.x) * blockDim.x + threadIdx.x; j < half; j += static_cast<u64>(gridDim.x) * blockDim.x) {
-    const T a = out[k + j];
-    out[k + j] = out[n - 1 - j];
-    out[n - 1 - j] = a;
-  }
-}
-inline unsigned flip_grid(u64 n) {
-  const u64 pairs = n / 2, most = u64{65536} * 256;
-  return static_cast<unsigned>(ceil_div(pairs == 0 ? 1 : pairs < most ? pairs : most, 256));
 }
 
 using phasing = sluice::detail::setting;  // phased=auto|on|off of compact (flags) and partition (flags, predicate)
@@ -818,8 +798,11 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
       state.unused();
       return nullptr;
     }
-    flip_kernel<T><<<flip_grid(n), 256, 0, s>>>(out.data(), n, count, part.sample ? part.reversed : nullptr);
-    check_launch(fn, "select_lookback::flip_kernel");
+    // The flip (reverse_tail.cuh): always with reversed=on, else where the pass ran. One pair per thread over a
+    // grid for the whole possible tail measured up to 1.4x faster than a resident grid looping over 4 pairs a
+    // thread where most are kept (bench/partition_tuning.cu).
+    reverse_tail_kernel<T><<<reverse_tail_grid(n), 256, 0, s>>>(out.data(), count, n, part.sample ? part.reversed : nullptr);
+    check_launch(fn, "reverse_tail_kernel");
     *alone = !part.sample;
     return part.reversed;
   }
