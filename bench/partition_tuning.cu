@@ -1,13 +1,14 @@
-// Study of the stable partition by predicate at 1 GiB of input (2^28 u32, 2^27 u64; not part of the build): the
-// phased path (tile counts, their scan, the move: `best`), the pipelined pass that writes the rejected run
-// reversed from the end, then the flip (reversed=on; its default shape and others), and pipelined=on (a sample
-// decides, on the device, between the two), beside CUB's partition with the reversal
-// of its tail (the production suite's peer) and a device copy, at kept ratios from 0.1 to 0.9: where the
-// reversed pass overtakes counting first (the sample's threshold, reversed_from_kept_hundredths); then the pass
-// and the flips alone. Every variant's count and every element are checked against the host first.
+// Study of the stable partition by predicate at 1 GiB of input (2^28 u32, 2^27 u64; log2=K: 2^K bytes; not part
+// of the build): the phased path (tile counts, their scan, the move: reversed=off), the pipelined pass that writes
+// the rejected run reversed from the end, then the flip (reversed=on), and the sampled choice between the two on
+// the device (pipelined=on, and `best` from 64 MiB on), beside CUB's partition with the reversal of its tail (the
+// production suite's peer) and a device copy, at kept ratios from 0.1 to 0.95: where the reversed pass overtakes
+// counting first (the sample's threshold, reversed_from_kept_hundredths), and what the choice costs; then the
+// pass and the flips alone. Every variant's count and every element are checked against the host first.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/partition_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o partition_tuning
-// Run: partition_tuning [u32|u64]... (default both)
+// Run: partition_tuning [u32|u64]... [log2=K] (default both types, 2^30 bytes of input)
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string_view>
 #include <vector>
@@ -39,13 +40,11 @@ void pass_alone(const T* in, T* out, u64 n, Sel sel, u64* count, unsigned long l
   launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, 0, "t", "t", in, sel, out, n, n, count, state.spare_counter(),
                      lookback::count_state::at(state.states(), tiles, state.epoch()), part);
 }
-template <class T, unsigned V, unsigned S, unsigned B>
-using shape = sl::pipeline<T, false, V, S, B, 1, 2>;
 
 template <class T>
-void study(const char* type) {
+void study(const char* type, unsigned log2_bytes) {
   using Sel = sluice::detail::pred_select<below<T>>;
-  const u64 n = (u64{1} << 30) / sizeof(T);
+  const u64 n = (u64{1} << log2_bytes) / sizeof(T);
   std::vector<T> h(n), want(n), got(n);
   std::mt19937_64 g(29);
   for (auto& x : h) x = static_cast<T>(g());
@@ -69,24 +68,12 @@ void study(const char* type) {
     run_fn run;  // null: the library's default shape through run()
   };
   auto cub = [](const T* i, T* o, u64 m, Sel sel, u64* c, sl::compact_settings) { cub_peer::partition<T, Sel>({i, m}, {o, m}, sel, c, 0, "t"); };
-#define SHAPE(V, S, B)                                                                                                  \
-  [](const T* i, T* o, u64 m, Sel sel, u64* c, sl::compact_settings st) {                                              \
-    sl::run<sl::mode::partition, T, Sel, lookback::tuning, shape<T, V, S, B>>({i, m}, {o, m}, sel, c, 0, "t", st);     \
-  }
   const auto rev = with(setting::on, setting::on);
   std::vector<variant> variants = {{"cub + tail reversal", {}, cub},
-                                   {"phased (pipelined=off)", with(setting::off, setting::automatic), nullptr},
-                                   {"reversed=on (default shape)", rev, nullptr},
+                                   {"reversed=on", rev, nullptr},
                                    {"pipelined=on (sample)", with(setting::on, setting::automatic), nullptr},
+                                   {"reversed=off (phased)", with(setting::automatic, setting::off), nullptr},
                                    {"best", {}, nullptr}};
-  if constexpr (sizeof(T) == 8) {  // the default is 6v 4s 2b
-    variants.push_back({"reversed 7v 4s 1b", rev, SHAPE(7, 4, 1)});
-    variants.push_back({"reversed 5v 4s 2b", rev, SHAPE(5, 4, 2)});
-  } else {  // the default is 5v 5s 2b
-    variants.push_back({"reversed 6v 4s 2b", rev, SHAPE(6, 4, 2)});
-    variants.push_back({"reversed 4v 6s 2b", rev, SHAPE(4, 6, 2)});
-  }
-#undef SHAPE
   for (const double ratio : {0.1, 0.5, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}) {
     const T limit = static_cast<T>(ratio * (sizeof(T) == 8 ? 18446744073709551616.0 : 4294967296.0));
     const Sel sel{below<T>{limit}};
@@ -126,22 +113,29 @@ void study(const char* type) {
     cudaMemcpy(count, &kept, 8, cudaMemcpyHostToDevice);
     const unsigned one = 1;
     cudaMemcpy(words + 1024, &one, 4, cudaMemcpyHostToDevice);
-    pieces("flip (reversed=on, and CUB's)", [&] { reverse_tail_kernel<T><<<reverse_tail_grid(n), 256>>>(out, count, n, nullptr); });
-    pieces("flip (pipelined=on)", [&] { reverse_tail_kernel<T><<<reverse_tail_grid(n), 256>>>(out, count, n, reinterpret_cast<unsigned*>(words + 1024)); });
+    pieces("flip (reversed=on, and CUB's)", [&] { reverse_tail_kernel<T><<<reverse_tail_grid(n), 256>>>(out, count, n); });
+    pieces("flip (the move's grid, sampled)", [&] {
+      sl::select_kernel<T, Sel, sl::mode::partition, true, lookback::tuning><<<static_cast<unsigned>(ceil_div(n, sl::policy<T>::tile)), 256>>>(
+          in, sel, out, n, n, count, nullptr, nullptr, lookback::count_state{}, nullptr, nullptr, reinterpret_cast<unsigned*>(words + 1024));
+    });
   }
   cudaFree(in), cudaFree(out), cudaFree(count), cudaFree(words);
 }
 
 int main(int argc, char** argv) {
-  bool u32 = argc == 1, u64_ = argc == 1;
+  bool u32 = false, u64_ = false;
+  unsigned log2_bytes = 30;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "u32") u32 = true;
     else if (a == "u64") u64_ = true;
-    else return std::fprintf(stderr, "usage: partition_tuning [u32|u64]...\n"), 2;
+    else if (a.substr(0, 5) == "log2=") log2_bytes = static_cast<unsigned>(std::atoi(argv[i] + 5));
+    else return std::fprintf(stderr, "usage: partition_tuning [u32|u64]... [log2=K: 2^K bytes of input, default 30]\n"), 2;
   }
-  if (u32) study<unsigned>("u32");
-  if (u64_) study<unsigned long long>("u64");
+  if (!u32 && !u64_) u32 = u64_ = true;
+  if (log2_bytes < 16 || log2_bytes > 32) return std::fprintf(stderr, "log2=K: K from 16 to 32\n"), 2;
+  if (u32) study<unsigned>("u32", log2_bytes);
+  if (u64_) study<unsigned long long>("u64", log2_bytes);
   std::printf("failures: %d\n", failures);
   return failures != 0;
 }

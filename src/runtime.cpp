@@ -67,9 +67,8 @@ struct relaxed_capture_mode {
   ~relaxed_capture_mode() { (void)cudaThreadExchangeStreamCaptureMode(&old); }
 };
 
-cudaMemPool_t pool_for_current_device(const char* fn) {
-  int dev = 0;
-  check(cudaGetDevice(&dev), fn, "cudaGetDevice");
+// Device dev's pool, made at its first use.
+cudaMemPool_t pool_for_device(int dev, const char* fn) {
   std::lock_guard lock(pools_mutex);
   if (pools.size() <= static_cast<std::size_t>(dev)) pools.resize(dev + 1, nullptr);
   if (!pools[dev]) {
@@ -87,6 +86,11 @@ cudaMemPool_t pool_for_current_device(const char* fn) {
     pools[dev] = p;
   }
   return pools[dev];
+}
+cudaMemPool_t pool_for_current_device(const char* fn) {
+  int dev = 0;
+  check(cudaGetDevice(&dev), fn, "cudaGetDevice");
+  return pool_for_device(dev, fn);
 }
 
 std::uint64_t drop_stream_scratch(int dev) noexcept;  // below: the streams' own buffers
@@ -160,7 +164,7 @@ void* borrow_stream_scratch(bool states, std::size_t bytes, cudaStream_t s, cons
   int dev = 0;
   unsigned long long id = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || cudaStreamGetId(s, &id) != cudaSuccess) return (void)cudaGetLastError(), nullptr;
-  cudaMemPool_t pool = pool_for_current_device(fn);  // before cache_mutex: the trim takes pools_mutex, then it
+  cudaMemPool_t pool = pool_for_device(dev, fn);  // before cache_mutex: the trim takes pools_mutex, then it
   std::lock_guard lock(cache_mutex);
   stream_scratch* e = nullptr;
   std::size_t on_device = 0;

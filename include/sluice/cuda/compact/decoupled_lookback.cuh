@@ -143,23 +143,15 @@ __global__ void __launch_bounds__(policy<T>::count_threads)
   if (threadIdx.x == 0 && sum) atomicAdd(total, sum);
 }
 
-// Phased: counts[t] = the kept elements of move tile t, one warp per tile, eight 16-byte loads in flight
-// per lane. Flags: their non-zero bytes (flags 16-byte aligned); predicate (partition, whose total must be
-// known first anyway): the predicate over the elements (in 16-byte aligned). Launch with policy<T>::threads
-// threads, one tile per warp. Where *skip (partition's pipelined pass ran instead), every count is 0.
-template <class T, class Sel>
-__global__ void __launch_bounds__(policy<T>::threads)
-    tile_counts_kernel(const T* in, Sel sel, u64 n, u64 tiles, u64* counts, const unsigned* skip) {
+// Phased: the kept elements of move tile t, counted by one warp (every lane gets the count), Batch 16-byte
+// loads in flight per lane (16 where fewer warps are resident: partition's pipelined pass kernel). Flags: their non-zero bytes (flags 16-byte aligned); predicate (partition, whose
+// total must be known first anyway): the predicate over the elements (in 16-byte aligned).
+template <class T, class Sel, unsigned Batch = 8>
+__device__ unsigned count_tile(const T* in, Sel sel, u64 n, u64 t, unsigned lane) {
   using P = policy<T>;
   constexpr unsigned tile = P::tile, unit = is_flags<Sel> ? 1 : sizeof(T), per_lane = tile * unit / 16 / 32,
-                     batch = per_lane < 8 ? per_lane : 8;
-  const u64 t = static_cast<u64>(blockIdx.x) * P::warps + threadIdx.x / 32;
-  const unsigned lane = threadIdx.x & 31u;
-  if (t >= tiles) return;
-  if (skip && *skip) {
-    if (lane == 0) counts[t] = 0;
-    return;
-  }
+                     batch = per_lane < Batch ? per_lane : Batch;
+  static_assert(per_lane % batch == 0, "whole batches per tile");
   const u64 base = t * tile;
   unsigned c = 0;
   if (base + tile <= n) {
@@ -193,8 +185,16 @@ __global__ void __launch_bounds__(policy<T>::threads)
         c += sel(i, in[i]) ? 1u : 0u;
     }
   }
-  c = __reduce_add_sync(0xffffffffu, c);
-  if (lane == 0) counts[t] = c;
+  return __reduce_add_sync(0xffffffffu, c);
+}
+
+// counts[t] = count_tile(t), one warp per tile. Launch with policy<T>::threads threads.
+template <class T, class Sel>
+__global__ void __launch_bounds__(policy<T>::threads) tile_counts_kernel(const T* in, Sel sel, u64 n, u64 tiles, u64* counts) {
+  const u64 t = static_cast<u64>(blockIdx.x) * policy<T>::warps + threadIdx.x / 32;
+  if (t >= tiles) return;
+  const unsigned c = count_tile(in, sel, n, t, threadIdx.x & 31u);
+  if ((threadIdx.x & 31u) == 0) counts[t] = c;
 }
 
 // Writes the run stage[0, c) to out[g, g + c): whole 16-byte stores where they fit, element stores at the
@@ -269,8 +269,9 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __shared__ uint4 stage_raw[P::tile / pv + 2];  // the tile plus a phase of slack for each of the two runs
   T* const stage = reinterpret_cast<T*>(stage_raw);
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  if (skip && *skip) {  // partition's pipelined pass ran instead; the next call's counter is zeroed all the same
-    if (blockIdx.x == 0 && threadIdx.x == 0 && spare_counter) *spare_counter = 0;
+  if (skip && *skip) {  // partition's pipelined pass ran instead: this grid reverses its tail, out[*count, n)
+    if constexpr (M == mode::partition) reverse_range<T, reverse_tail_batch>(out, *count, n);
+    if (blockIdx.x == 0 && threadIdx.x == 0 && spare_counter) *spare_counter = 0;  // the next call's counter
     return;
   }
   if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter);
@@ -466,24 +467,29 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 6 : 5, sizeof(T) 
 template <mode M, class T, bool Flags>
 using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partition_pipeline<T>, pipeline<T, Flags>>;
 
-// Partition's pipelined pass (reversed=on, or pipelined=on). The kept run's place is its prefix, from the
-// look-back; the rejected run's needs the total kept, known only at the end. So the pass writes the rejected
-// elements from the end of `out` backwards (the i-th rejected at out[n - 1 - i]), and reverse_tail_kernel then reverses
-// out[total, n): each byte is read once and written once, and the rejected ones are read and written once more.
-// Counting first (the phased path) reads the input once more instead, so the reversed pass wins where most
-// elements are kept: on the H100 from 70-80% kept (1 GiB of u32 or u64 at 90% kept: 0.87-0.88x the phased
-// path's time, 0.88x / 0.98x CUB's; docs/performance.md). With pipelined=on and reversed=auto the pass first evaluates the
-// predicate over a sample of partition_sample elements spread evenly over the input (the same sample in every
-// block, so every block decides alike with no communication): where fewer than reversed_from_kept_hundredths of
-// them are kept, it writes nothing but its decision and ends, and the phased path, launched after it, runs
-// instead (its kernels read the decision and end where the pass ran). That choice cost 28-52 us at 1 GiB
-// whichever way it went (the skipped kernels, the extra launches), more than the pass gains on average, so the
-// default (`best`) takes the phased path and the pass is asked for by name.
+// Partition's pipelined pass (reversed=on; pipelined=on; best from partition_sampled_from_bytes on). The kept
+// run's place is its prefix, from the look-back; the rejected run's needs the total kept, known only at the end.
+// So the pass writes the rejected elements from the end of `out` backwards (the i-th rejected at out[n - 1 - i]),
+// and a reversal (reverse_tail.cuh) then reverses out[total, n): each byte is read once and written once, and
+// the rejected ones are read and written once more. Counting first (the phased path) reads the input once more
+// instead, so the reversed pass wins where most elements are kept: on the H100 from 75-80% kept.
+// With reversed=auto the pass kernel first evaluates the predicate over a sample of partition_sample elements
+// spread evenly over the input (the same sample in every block, so every block decides alike with no
+// communication). Where fewer than reversed_from_kept_hundredths of them are kept, it takes the phased path's
+// tile counts instead of running the pass (partition_args::counts), and the phased path's scan and move, launched
+// behind it, finish the partition; where the pass ran, the pass kernel zeroes those counts, and the move's grid
+// reverses the pass's tail instead of moving. So the choice adds no launch: three kernels either way, as the
+// phased path alone. Measured (docs/performance.md, stop 30), it costs 5-9 us where the phased path is chosen
+// (the count in the persistent grid) and nothing where the pass is; from 256 MiB of input that is 1-2% of a
+// call, so best samples from there on.
 inline constexpr unsigned partition_sample = 1024;             // elements; 4 per thread of a 256-thread block
 inline constexpr unsigned reversed_from_kept_hundredths = 75;  // the measured crossover (docs/performance.md)
+inline constexpr u64 partition_sampled_from_bytes = u64{1} << 28;  // best samples from this much input on
 struct partition_args {
   bool sample = true;            // decide from the sample (else: the pass, no sample)
-  unsigned* reversed = nullptr;  // out: 1 where the pass ran (the flip and the phased kernels read it), else 0
+  unsigned* reversed = nullptr;  // out: 1 where the pass ran (the phased path's move then flips its tail), else 0
+  u64* counts = nullptr;         // where not null: the phased path's tile counts, taken here where it is chosen
+  u64 count_tiles = 0;           // (count_tile), else zeroed
 };
 
 template <class T, class Sel, class Tuning, class Pipe, mode M = mode::compact>
@@ -583,7 +589,17 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       reversed = kept * 100 >= reversed_from_kept_hundredths * partition_sample;
     }
     if (blockIdx.x == 0 && threadIdx.x == 0) *part.reversed = reversed;
-    if (!reversed) return;  // the phased path moves the elements (spare_counter is zeroed above)
+    if (!reversed) {  // the phased path moves the elements; its tile counts are taken here, one warp a tile
+      if (part.counts)
+        for (u64 t = blockIdx.x * static_cast<u64>(Q::warps) + warp; t < part.count_tiles; t += static_cast<u64>(gridDim.x) * Q::warps) {
+          const unsigned c = count_tile<T, Sel, 16>(in, sel, n, t, lane);
+          if (lane == 0) part.counts[t] = c;
+        }
+      return;
+    }
+    if (part.counts)  // the phased path's scan of the counts runs all the same: over zeros
+      for (u64 t = blockIdx.x * static_cast<u64>(Q::threads) + threadIdx.x; t < part.count_tiles; t += static_cast<u64>(gridDim.x) * Q::threads)
+        part.counts[t] = 0;
   }
   rounds.start(copier, receive);
 
@@ -767,14 +783,18 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
 }
 
 // The pipelined partition by predicate (4- and 8-byte elements, in and out 16-byte aligned, Hopper), where it
-// applies and is asked for (reversed=on, or pipelined=on; not where phased=on, resident=on or reversed=off ask
-// for another path), from one tile. One cooperative launch, then the flip. Returns null where nothing was
-// launched, else the device word that says whether the pass ran (`decided`, which the caller keeps); *alone is
-// true where no other path is needed (reversed=on), else the caller launches the phased path behind it, whose
-// kernels end at once where the pass ran.
+// applies and is chosen: reversed=on or pipelined=on from one tile, `best` (both auto) from
+// partition_sampled_from_bytes of input on;
+// not where phased=on, resident=on or reversed=off ask for another path. One cooperative launch. Returns null
+// where nothing was launched, else the device word that says whether the pass ran (in `decided`, which the
+// caller keeps). reversed=on: the pass, then the flip; *alone = true, no other path is needed. Else the sample
+// decides, and the caller launches another path behind it, whose count kernels end at once where the pass ran
+// and whose move's grid then flips the pass's tail instead; where that path is the phased one (phased_follows),
+// the pass kernel takes its tile counts (into `counts`, kept by the caller) where it does not run the pass, so
+// the choice costs no launch of its own.
 template <class T, class Sel, class Tuning, class Pipe>
 const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
-                                        compact_settings c, scratch& decided, bool* alone) {
+                                        compact_settings c, bool phased_follows, scratch& decided, scratch& counts, bool* alone) {
   if constexpr (is_flags<Sel> || !Pipe::built || Pipe::runs != 2) {
     return nullptr;
   } else {
@@ -784,25 +804,33 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
     if (addr(in.data()) % 16 != 0 || addr(out.data()) % 16 != 0 || c.pipelined == setting::off || c.phased == phasing::on ||
         c.resident == setting::on || c.reversed == setting::off)
       return nullptr;
-    if (c.pipelined == setting::automatic && c.reversed == setting::automatic) return nullptr;  // best: the phased path
+    if (c.pipelined == setting::automatic && c.reversed == setting::automatic && n * sizeof(T) < partition_sampled_from_bytes)
+      return nullptr;
     auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe, mode::partition>;
     const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn,
                                    "decoupled-lookback's pipeline");
     if (grid == 0) return nullptr;
     lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
     decided = scratch(sizeof(unsigned), s, fn);
-    const partition_args part{c.reversed == setting::automatic, decided.as<unsigned>()};
+    partition_args part{c.reversed == setting::automatic, decided.as<unsigned>()};
+    if (part.sample && phased_follows) {
+      part.count_tiles = ceil_div(n, policy<T>::tile);
+      counts = scratch(part.count_tiles * sizeof(u64), s, fn);
+      part.counts = counts.as<u64>();
+    }
     if (!launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
                             in.data(), sel, out.data(), n, n, count, state.spare_counter(),
                             lookback::count_state::at(state.states(), tiles, state.epoch()), part)) {
       state.unused();
+      counts = scratch();
       return nullptr;
     }
-    // The flip (reverse_tail.cuh): always with reversed=on, else where the pass ran. One pair per thread over a
-    // grid for the whole possible tail measured up to 1.4x faster than a resident grid looping over 4 pairs a
-    // thread where most are kept (bench/partition_tuning.cu).
-    reverse_tail_kernel<T><<<reverse_tail_grid(n), 256, 0, s>>>(out.data(), count, n, part.sample ? part.reversed : nullptr);
-    check_launch(fn, "reverse_tail_kernel");
+    if (!part.sample) {
+      // The flip (reverse_tail.cuh). One pair per thread over a grid for the whole possible tail measured up to
+      // 1.4x faster than a resident grid looping over 4 pairs a thread where most are kept (bench/partition_tuning.cu).
+      reverse_tail_kernel<T><<<reverse_tail_grid(n), 256, 0, s>>>(out.data(), count, n);
+      check_launch(fn, "reverse_tail_kernel");
+    }
     *alone = !part.sample;
     return part.reversed;
   }
@@ -819,16 +847,6 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   if (n == 0) return;
   if constexpr (M == mode::compact)
     if (run_pipelined<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings)) return;
-  // Partition by predicate, by name: the pipelined pass (run_pipelined_partition); where its sample decides on
-  // the device (pipelined=on), the path below runs after it and its kernels end at once where `skip` says the
-  // pass ran.
-  scratch decided;
-  const unsigned* skip = nullptr;
-  if constexpr (M == mode::partition) {
-    bool alone = false;
-    skip = run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings, decided, &alone);
-    if (alone) return;
-  }
   const u64 tiles = ceil_div(n, P::tile);
   const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
   bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
@@ -849,31 +867,47 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
       resident = tiles <= static_cast<u64>(multiprocessor_count(fn)) *
                               static_cast<u64>(resident_blocks_per_sm(kernel, P::threads, 0, 0, fn, "select_lookback::select_kernel"));
 
+  // Phased (Billeter Sec. 3's count, prefix, move): count every tile first, scan the counts, then move with
+  // each tile's prefix in memory, waiting on no other tile. Flags: they are a quarter of a u32 tile's bytes
+  // or less, and past the policy's crossovers the wait of the single pass costs more than their second read
+  // (docs/performance.md). Partition by predicate must count before the move anyway (where it is not
+  // resident): counting per tile costs the same read and takes the look-back out of the move.
+  const bool counted = is_flags<Sel> || (M == mode::partition && !resident);
+  const u64 from = !is_flags<Sel> ? P::partition_if_phased_from_tiles
+                   : M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
+  const bool automatic = ph == phasing::automatic && tiles >= from && !(resident && settings.resident == setting::on);
+  const bool forced = ph == phasing::on && (is_flags<Sel> || M == mode::partition);
+  const bool phased = M != mode::unordered && tiles > 1 && addr(first) % 16 == 0 && (forced || (counted && automatic));
+
+  // Partition by predicate: the pipelined pass (run_pipelined_partition). Where its sample decides on the
+  // device, the path below runs after it: its count kernels end at once where `skip` says the pass ran, and its
+  // move's grid then reverses the pass's tail; the phased path's tile counts come from the pass kernel.
+  scratch decided, sampled_counts;
+  const unsigned* skip = nullptr;
+  if constexpr (M == mode::partition) {
+    bool alone = false;
+    skip = run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings, phased, decided, sampled_counts, &alone);
+    if (alone) return;
+  }
+
   scratch state;  // the phased path's tile counts
   lookback::launch_states launch;  // the tile counters, [8, 16): partition's kept total, then the tile states
   unsigned* counter = nullptr;
   unsigned long long* kept_total = nullptr;
   lookback::count_state states{};
   u64* tile_incl = nullptr;
-  // Phased (Billeter Sec. 3's count, prefix, move): count every tile first, scan the counts, then move with
-  // each tile's prefix in memory, waiting on no other tile. Flags: they are a quarter of a u32 tile's bytes
-  // or less, and past the policy's crossovers the wait of the single pass costs more than their second read
-  // (docs/performance.md). Partition by predicate must count before the move anyway (where it is not
-  // resident): counting per tile costs the same read and takes the look-back out of the move.
-  {
-    const bool counted = is_flags<Sel> || (M == mode::partition && !resident);
-    const u64 from = !is_flags<Sel> ? P::partition_if_phased_from_tiles
-                     : M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
-    const bool automatic = ph == phasing::automatic && tiles >= from && !(resident && settings.resident == setting::on);
-    const bool forced = ph == phasing::on && (is_flags<Sel> || M == mode::partition);
-    if (M != mode::unordered && tiles > 1 && addr(first) % 16 == 0 && (forced || (counted && automatic))) {
+  if (phased) {
+    if (sampled_counts.as<u64>()) {
+      state = std::move(sampled_counts);
+      tile_incl = state.as<u64>();
+    } else {
       state = scratch(tiles * sizeof(u64), s, fn);
       tile_incl = state.as<u64>();
-      tile_counts_kernel<T, Sel><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(in.data(), sel, n, tiles, tile_incl, skip);
+      tile_counts_kernel<T, Sel><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(in.data(), sel, n, tiles, tile_incl);
       check_launch(fn, "select_lookback::tile_counts_kernel");
-      decoupled_lookback::run(tile_incl, tile_incl, tiles, /*inclusive=*/true, u64{0}, sluice::sum{}, s, fn);
-      if constexpr (M == mode::partition) kept_total = reinterpret_cast<unsigned long long*>(tile_incl + tiles - 1);
     }
+    decoupled_lookback::run(tile_incl, tile_incl, tiles, /*inclusive=*/true, u64{0}, sluice::sum{}, s, fn);
+    if constexpr (M == mode::partition) kept_total = reinterpret_cast<unsigned long long*>(tile_incl + tiles - 1);
   }
   // Partition's count pass: the kept total before the move.
   auto count_pass = [&] {

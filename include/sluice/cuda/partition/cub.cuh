@@ -22,7 +22,7 @@ void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
       cub_call([&](void* t, std::size_t& b) { return cub::DevicePartition::If(t, b, in.data(), out.data(), count, items, sel.pred, s); },
                s, fn, "cub::DevicePartition::If");
   });
-  reverse_tail_kernel<T><<<reverse_tail_grid(n), 256, 0, s>>>(out.data(), count, n, nullptr);
+  reverse_tail_kernel<T><<<reverse_tail_grid(n), 256, 0, s>>>(out.data(), count, n);
   check_launch(fn, "reverse_tail_kernel");
 }
 
