@@ -328,8 +328,8 @@ TEST_F(gpu, bad_parameters_name_the_algorithm_and_the_choices) {
   EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:phased=on"}), 100u);
   expect_error(errc::invalid_argument, {"blocks=0", "[1, 1048576]"}, call("decoupled-lookback:blocks=0"));
   EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:pipelined=on,blocks=1"}), 100u);
-  expect_error(errc::invalid_argument, {"unknown parameter 'blocks'", "valid: phased, resident"},
-               [&] { (void)sluice::partition_flagged(v, f, out, {device::cuda, "decoupled-lookback:blocks=2"}); });
+  expect_error(errc::invalid_argument, {"unknown parameter 'dynamic'", "valid: phased, resident, pipelined, reversed, blocks"},
+               [&] { (void)sluice::partition_flagged(v, f, out, {device::cuda, "decoupled-lookback:dynamic=on"}); });
   expect_error(errc::invalid_argument, {"unknown parameter 't'", "valid: P, simd"}, call("billeter-staged:t=5"));
   expect_error(errc::invalid_argument, {"P=0"}, call("billeter:P=0"));
   expect_error(errc::invalid_argument, {"takes no parameters"}, call("horn:s=1"));
