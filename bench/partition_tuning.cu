@@ -1,7 +1,7 @@
 // Study of the stable partition by predicate at 1 GiB of input (2^28 u32, 2^27 u64; log2=K: 2^K bytes; not part
 // of the build): the phased path (tile counts, their scan, the move: reversed=off), the pipelined pass that writes
 // the rejected run reversed from the end, then the flip (reversed=on), and the sampled choice between the two on
-// the device (pipelined=on, and `best` from 64 MiB on), beside CUB's partition with the reversal of its tail (the
+// the device (pipelined=on, and `best` from 256 MiB on), beside CUB's partition with the reversal of its tail (the
 // production suite's peer) and a device copy, at kept ratios from 0.1 to 0.95: where the reversed pass overtakes
 // counting first (the sample's threshold, reversed_from_kept_hundredths), and what the choice costs; then the
 // pass and the flips alone. Every variant's count and every element are checked against the host first.

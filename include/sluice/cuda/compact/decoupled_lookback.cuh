@@ -144,8 +144,9 @@ __global__ void __launch_bounds__(policy<T>::count_threads)
 }
 
 // Phased: the kept elements of move tile t, counted by one warp (every lane gets the count), Batch 16-byte
-// loads in flight per lane (16 where fewer warps are resident: partition's pipelined pass kernel). Flags: their non-zero bytes (flags 16-byte aligned); predicate (partition, whose
-// total must be known first anyway): the predicate over the elements (in 16-byte aligned).
+// loads in flight per lane (16 where fewer warps are resident: partition's pipelined pass kernel). Flags: their
+// non-zero bytes (flags 16-byte aligned); predicate (partition, whose total must be known first anyway): the
+// predicate over the elements (in 16-byte aligned).
 template <class T, class Sel, unsigned Batch = 8>
 __device__ unsigned count_tile(const T* in, Sel sel, u64 n, u64 t, unsigned lane) {
   using P = policy<T>;
@@ -826,8 +827,8 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
       return nullptr;
     }
     if (!part.sample) {
-      // The flip (reverse_tail.cuh). One pair per thread over a grid for the whole possible tail measured up to
-      // 1.4x faster than a resident grid looping over 4 pairs a thread where most are kept (bench/partition_tuning.cu).
+      // The flip (reverse_tail.cuh): a grid for the whole possible tail, 4 pairs a thread (stop 30: 1.2-1.6x faster
+      // than one; a resident grid looping over its pairs measured slower in stop 29, bench/partition_tuning.cu).
       reverse_tail_kernel<T><<<reverse_tail_grid(n), 256, 0, s>>>(out.data(), count, n);
       check_launch(fn, "reverse_tail_kernel");
     }
