@@ -116,7 +116,8 @@ void study(const char* type, unsigned log2_bytes) {
     pieces("flip (reversed=on, and CUB's)", [&] { reverse_tail_kernel<T><<<reverse_tail_grid(n), 256>>>(out, count, n); });
     pieces("flip (the move's grid, sampled)", [&] {
       sl::select_kernel<T, Sel, sl::mode::partition, true, lookback::tuning><<<static_cast<unsigned>(ceil_div(n, sl::policy<T>::tile)), 256>>>(
-          in, sel, out, n, n, count, nullptr, nullptr, lookback::count_state{}, nullptr, nullptr, reinterpret_cast<unsigned*>(words + 1024));
+          in, sel, out, n, n, count, nullptr, nullptr, lookback::count_state{}, nullptr, nullptr, nullptr,
+          reinterpret_cast<unsigned*>(words + 1024));
     });
   }
   cudaFree(in), cudaFree(out), cudaFree(count), cudaFree(words);

@@ -99,6 +99,14 @@ __device__ inline unsigned nonzero_bytes(unsigned w) {
   return __popc((((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u);
 }
 
+// Bit e set where byte e of the 16 in v is non-zero. Per word: each byte's top bit says non-zero; the
+// multiply gathers the four top bits (at 0, 8, 16, 24 after the shift) into bits 21-24, no two products
+// overlapping.
+__device__ inline unsigned nonzero_bits(uint4 v) {
+  auto four = [](unsigned w) { return ((((((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u) >> 7) * 0x00204081u) >> 21 & 0xfu; };
+  return four(v.x) | four(v.y) << 4 | four(v.z) << 8 | four(v.w) << 12;
+}
+
 // Partition's count pass: how many elements are kept, added to *total. Flags: 16 flag bytes per load,
 // four loads in flight per thread; predicate: the elements, 16 bytes per load.
 template <class T, class Sel>
@@ -145,14 +153,17 @@ __global__ void __launch_bounds__(policy<T>::count_threads)
 
 // Phased: the kept elements of move tile t, counted by one warp (every lane gets the count), Batch 16-byte
 // loads in flight per lane (16 where fewer warps are resident: partition's pipelined pass kernel). Flags: their
-// non-zero bytes (flags 16-byte aligned); predicate (partition, whose total must be known first anyway): the
+// non-zero bytes (flags 16-byte aligned), and where `bits` is given the tile's keep bits too (bit i % 32 of
+// bits[i / 32] set where element i is kept; a tile holds whole words), so that the move reads n / 8 bytes
+// there instead of the n flag bytes again. Predicate (partition, whose total must be known first anyway): the
 // predicate over the elements (in 16-byte aligned).
 template <class T, class Sel, unsigned Batch = 8>
-__device__ unsigned count_tile(const T* in, Sel sel, u64 n, u64 t, unsigned lane) {
+__device__ unsigned count_tile(const T* in, Sel sel, u64 n, u64 t, unsigned lane, unsigned* bits = nullptr) {
   using P = policy<T>;
   constexpr unsigned tile = P::tile, unit = is_flags<Sel> ? 1 : sizeof(T), per_lane = tile * unit / 16 / 32,
                      batch = per_lane < Batch ? per_lane : Batch;
   static_assert(per_lane % batch == 0, "whole batches per tile");
+  static_assert(tile % 32 == 0, "a tile's keep bits are whole words");
   const u64 base = t * tile;
   unsigned c = 0;
   if (base + tile <= n) {
@@ -168,7 +179,12 @@ __device__ unsigned count_tile(const T* in, Sel sel, u64 n, u64 t, unsigned lane
 #pragma unroll
       for (unsigned b = 0; b < batch; ++b) {
         if constexpr (is_flags<Sel>) {
-          c += nonzero_bytes(w[b].x) + nonzero_bytes(w[b].y) + nonzero_bytes(w[b].z) + nonzero_bytes(w[b].w);
+          const unsigned m = nonzero_bits(w[b]);  // flags [16 i, 16 i + 16) of the tile, i = (k + b) * 32 + lane
+          c += __popc(m);
+          if (bits) {  // lanes 2j and 2j + 1 make one word
+            const unsigned high = __shfl_down_sync(0xffffffffu, m, 1);
+            if ((lane & 1u) == 0) bits[base / 32 + (k + b) * 16 + lane / 2] = m | high << 16;
+          }
         } else {
           vec16<T> x;
           x.raw = w[b];
@@ -179,22 +195,31 @@ __device__ unsigned count_tile(const T* in, Sel sel, u64 n, u64 t, unsigned lane
       }
     }
   } else {
-    for (u64 i = base + lane; i < n; i += 32) {
+    for (u64 word = base; word < n; word += 32) {  // the whole warp in step: it ballots the word's bits
+      const u64 i = word + lane;
+      bool kept;
       if constexpr (is_flags<Sel>)
-        c += sel.flags[i] != 0;
+        kept = i < n && sel.flags[i] != 0;
       else
-        c += sel(i, in[i]) ? 1u : 0u;
+        kept = i < n && sel(i, in[i]);
+      c += kept;
+      if (bits) {
+        const unsigned m = __ballot_sync(0xffffffffu, kept);
+        if (lane == 0) bits[word / 32] = m;
+      }
     }
   }
   return __reduce_add_sync(0xffffffffu, c);
 }
 
-// counts[t] = count_tile(t), one warp per tile. Launch with policy<T>::threads threads.
+// counts[t] = count_tile(t), one warp per tile (flags: and their keep bits, where bits is not null). Launch
+// with policy<T>::threads threads.
 template <class T, class Sel>
-__global__ void __launch_bounds__(policy<T>::threads) tile_counts_kernel(const T* in, Sel sel, u64 n, u64 tiles, u64* counts) {
+__global__ void __launch_bounds__(policy<T>::threads)
+    tile_counts_kernel(const T* in, Sel sel, u64 n, u64 tiles, u64* counts, unsigned* bits) {
   const u64 t = static_cast<u64>(blockIdx.x) * policy<T>::warps + threadIdx.x / 32;
   if (t >= tiles) return;
-  const unsigned c = count_tile(in, sel, n, t, threadIdx.x & 31u);
+  const unsigned c = count_tile(in, sel, n, t, threadIdx.x & 31u, bits);
   if ((threadIdx.x & 31u) == 0) counts[t] = c;
 }
 
@@ -259,7 +284,8 @@ __device__ unsigned warp_ranks(const unsigned (&keep)[Vectors], unsigned (&lane_
 template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter, unsigned* spare_counter,
-                  lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl, const unsigned* skip) {
+                  lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl, const unsigned* bits,
+                  const unsigned* skip) {
   using P = policy<T>;
   constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
   using warp_scan = cub::WarpScan<unsigned>;
@@ -283,8 +309,10 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   const bool full = base + P::tile <= n;
 
   // Count. Flags: the flags alone decide the count, so they are loaded first and the elements only after
-  // the ranks are known (their loads then fly while the block waits on the look-back). Predicate: every
-  // vector is loaded before any predicate runs. Bit e of keep[j] says element e of vector j is kept.
+  // the ranks are known (their loads then fly while the block waits on the look-back); phased, the keep bits
+  // that the count pass left (`bits`) replace the flags, and no look-back waits, so the elements go first.
+  // Predicate: every vector is loaded before any predicate runs. Bit e of keep[j] says element e of vector j
+  // is kept.
   T x[P::vectors][pv];
   unsigned keep[P::vectors];
   auto load_elements = [&] {
@@ -304,8 +332,18 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     }
   };
   if constexpr (!is_flags<Sel>) load_elements();
+  // The keep bits, where the count pass left them (never for tile-atomic: its code stays as it was, 10-12%
+  // faster than with the branch inside the loop below, stop 31). pv divides 32: a vector's bits lie in one word.
+  const bool from_bits = M != mode::unordered && is_flags<Sel> && bits;
+  if (from_bits) {
 #pragma unroll
-  for (unsigned j = 0; j < P::vectors; ++j) {
+    for (unsigned j = 0; j < P::vectors; ++j) {
+      const u64 at = base + run + (j * 32 + lane) * pv;
+      keep[j] = at < n ? bits[at / 32] >> (at % 32) & ((1u << pv) - 1) : 0;
+    }
+  }
+#pragma unroll
+  for (unsigned j = 0; j < P::vectors && !from_bits; ++j) {
     const u64 at = base + run + (j * 32 + lane) * pv;
     keep[j] = 0;
     if (Aligned && full) {
@@ -790,12 +828,12 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
 // where nothing was launched, else the device word that says whether the pass ran (in `decided`, which the
 // caller keeps). reversed=on: the pass, then the flip; *alone = true, no other path is needed. Else the sample
 // decides, and the caller launches another path behind it, whose count kernels end at once where the pass ran
-// and whose move's grid then flips the pass's tail instead; where that path is the phased one (phased_follows),
-// the pass kernel takes its tile counts (into `counts`, kept by the caller) where it does not run the pass, so
-// the choice costs no launch of its own.
+// and whose move's grid then flips the pass's tail instead; where that path is the phased one (`counts` not
+// null: its tiles' counts, `count_tiles` of them), the pass kernel takes those counts where it does not run the
+// pass, so the choice costs no launch of its own.
 template <class T, class Sel, class Tuning, class Pipe>
 const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
-                                        compact_settings c, bool phased_follows, scratch& decided, scratch& counts, bool* alone) {
+                                        compact_settings c, u64* counts, u64 count_tiles, scratch& decided, bool* alone) {
   if constexpr (is_flags<Sel> || !Pipe::built || Pipe::runs != 2) {
     return nullptr;
   } else {
@@ -814,16 +852,11 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
     lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
     decided = scratch(sizeof(unsigned), s, fn);
     partition_args part{c.reversed == setting::automatic, decided.as<unsigned>()};
-    if (part.sample && phased_follows) {
-      part.count_tiles = ceil_div(n, policy<T>::tile);
-      counts = scratch(part.count_tiles * sizeof(u64), s, fn);
-      part.counts = counts.as<u64>();
-    }
+    if (part.sample) part.counts = counts, part.count_tiles = count_tiles;
     if (!launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
                             in.data(), sel, out.data(), n, n, count, state.spare_counter(),
                             lookback::count_state::at(state.states(), tiles, state.epoch()), part)) {
       state.unused();
-      counts = scratch();
       return nullptr;
     }
     if (!part.sample) {
@@ -880,31 +913,35 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   const bool forced = ph == phasing::on && (is_flags<Sel> || M == mode::partition);
   const bool phased = M != mode::unordered && tiles > 1 && addr(first) % 16 == 0 && (forced || (counted && automatic));
 
+  // The phased path's tile counts (flags: and their keep bits after them, ceil(n / 32) words; see count_tile).
+  scratch state;
+  u64* tile_incl = nullptr;
+  unsigned* bits = nullptr;
+  if (phased) {
+    state = scratch(tiles * sizeof(u64) + (is_flags<Sel> ? ceil_div(n, u64{32}) * sizeof(unsigned) : 0), s, fn);
+    tile_incl = state.as<u64>();
+    if constexpr (is_flags<Sel>) bits = reinterpret_cast<unsigned*>(tile_incl + tiles);
+  }
+
   // Partition by predicate: the pipelined pass (run_pipelined_partition). Where its sample decides on the
   // device, the path below runs after it: its count kernels end at once where `skip` says the pass ran, and its
   // move's grid then reverses the pass's tail; the phased path's tile counts come from the pass kernel.
-  scratch decided, sampled_counts;
+  scratch decided;
   const unsigned* skip = nullptr;
   if constexpr (M == mode::partition) {
     bool alone = false;
-    skip = run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings, phased, decided, sampled_counts, &alone);
+    skip = run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings, tile_incl, tiles, decided, &alone);
     if (alone) return;
   }
 
-  scratch state;  // the phased path's tile counts
   lookback::launch_states launch;  // the tile counters, [8, 16): partition's kept total, then the tile states
   unsigned* counter = nullptr;
   unsigned long long* kept_total = nullptr;
   lookback::count_state states{};
-  u64* tile_incl = nullptr;
   if (phased) {
-    if (sampled_counts.as<u64>()) {
-      state = std::move(sampled_counts);
-      tile_incl = state.as<u64>();
-    } else {
-      state = scratch(tiles * sizeof(u64), s, fn);
-      tile_incl = state.as<u64>();
-      tile_counts_kernel<T, Sel><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(in.data(), sel, n, tiles, tile_incl);
+    if (!skip) {
+      tile_counts_kernel<T, Sel><<<static_cast<unsigned>(ceil_div(tiles, P::warps)), P::threads, 0, s>>>(in.data(), sel, n, tiles,
+                                                                                                           tile_incl, bits);
       check_launch(fn, "select_lookback::tile_counts_kernel");
     }
     decoupled_lookback::run(tile_incl, tile_incl, tiles, /*inclusive=*/true, u64{0}, sluice::sum{}, s, fn);
@@ -930,13 +967,14 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     if constexpr (M == mode::partition) {
       if (resident && launch_cooperative(kernel, tiles, P::threads, 0, s, fn, "select_lookback::select_kernel", in.data(), sel,
                                          out.data(), n, static_cast<u64>(out.size()), count, counter, launch.spare_counter(), states,
-                                         static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr), skip))
+                                         static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr),
+                                         static_cast<const unsigned*>(nullptr), skip))
         return;
       count_pass();  // not resident, or the device could not hold the grid after all (kept total still zero)
     }
   }
   kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter,
-                                                              launch.spare_counter(), states, kept_total, tile_incl, skip);
+                                                              launch.spare_counter(), states, kept_total, tile_incl, bits, skip);
   check_launch(fn, "select_lookback::select_kernel");
 }
 
