@@ -12,7 +12,9 @@
 // the grid is launched cooperatively and each tile waits for the last tile's inclusive prefix (one launch,
 // each byte read once); past that, partition first counts the flags (n bytes: a ninth of a u32
 // partition's traffic) or, with a predicate, evaluates it over the input, tile by tile, so that the move
-// then takes each tile's place from a scan of those counts instead of the look-back (phased).
+// then takes each tile's place from a scan of those counts instead of the look-back (phased). Compact with
+// flags takes the phased path too past its crossover; there, as in partition, the count pass also leaves each
+// element's keep bit (n / 8 bytes), which the move reads in place of the flags.
 // tile-atomic (unordered) reserves each tile's output run with one atomicAdd on the count instead of the
 // look-back: no tile waits on another, and the runs land in the order the tiles finish.
 #pragma once
@@ -55,7 +57,9 @@ struct policy {
   static constexpr unsigned count_blocks_per_sm = 8;
   // Flags, from this many tiles on (phased=auto): count the flags of every tile first (one warp per
   // tile), scan the counts, then move with no look-back (see run()). Measured crossovers on the H200
-  // (docs/performance.md): compact 2^24 u32 elements, partition 2^22.
+  // (docs/performance.md): compact 2^24 u32 elements, partition 2^22; on the H100 with the keep bits (stop
+  // 31): compact level at 2^23 (1.03x the single pass's time) and ahead from 2^24, partition ahead from 2^23,
+  // behind the resident grid at 2^22 (1.19x), which auto now prefers wherever the grid fits.
   static constexpr u64 compact_phased_from_tiles = 2048;
   static constexpr u64 partition_phased_from_tiles = 512;
   // Partition by predicate, past the resident grid: the count pass counts per tile and the move skips the
@@ -473,9 +477,9 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // (28 KiB, one block per SM: two do not fit), 4 buffers (5-7 measured slower), a lag of 1 round (2 measured
 // slower, unlike the scan); with flags 4 vectors (16 KiB of u32) and 5 buffers (the most that fits beside
 // their flag buffers). Auto takes it for predicates from 64 MiB of input on (2^24 four-byte or 2^23
-// eight-byte elements); with flags the phased path measured faster at every size (it reads the flags twice
-// but waits on no other tile), so there the pipeline runs only when asked for (pipelined=on), for 4-byte
-// elements. 16-byte elements keep the single pass (not measured).
+// eight-byte elements); with flags the phased path measured faster at every size (it reads the flags once
+// more, then keep bits, but waits on no other tile), so there the pipeline runs only when asked for
+// (pipelined=on), for 4-byte elements. 16-byte elements keep the single pass (not measured).
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1>
 struct pipeline {
@@ -893,8 +897,8 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   auto* const kernel = aligned ? select_kernel<T, Sel, M, true, Tuning> : select_kernel<T, Sel, M, false, Tuning>;
 
   // Partition, resident: where the device holds every tile's block at once, one cooperative launch and no
-  // count pass; each tile waits for the last tile's inclusive prefix, the total (resident=auto|on; on: ahead
-  // of phased=auto).
+  // count pass; each tile waits for the last tile's inclusive prefix, the total (resident=auto|on; ahead of
+  // phased=auto: at 2^22 u32 with flags, 512 tiles, it took 0.84x the phased path's time on the H100).
   bool resident = false;
   if constexpr (M == mode::partition)
     if (tiles > 1 && settings.resident != setting::off && ph != phasing::on)
@@ -903,13 +907,14 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
 
   // Phased (Billeter Sec. 3's count, prefix, move): count every tile first, scan the counts, then move with
   // each tile's prefix in memory, waiting on no other tile. Flags: they are a quarter of a u32 tile's bytes
-  // or less, and past the policy's crossovers the wait of the single pass costs more than their second read
-  // (docs/performance.md). Partition by predicate must count before the move anyway (where it is not
-  // resident): counting per tile costs the same read and takes the look-back out of the move.
+  // or less, and past the policy's crossovers the wait of the single pass costs more than their second read;
+  // the count pass leaves keep bits (an eighth of the flags' bytes) that the move reads instead of the flags
+  // (docs/performance.md, stop 31). Partition by predicate must count before the move anyway (where it is
+  // not resident): counting per tile costs the same read and takes the look-back out of the move.
   const bool counted = is_flags<Sel> || (M == mode::partition && !resident);
   const u64 from = !is_flags<Sel> ? P::partition_if_phased_from_tiles
                    : M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
-  const bool automatic = ph == phasing::automatic && tiles >= from && !(resident && settings.resident == setting::on);
+  const bool automatic = ph == phasing::automatic && tiles >= from && !resident;
   const bool forced = ph == phasing::on && (is_flags<Sel> || M == mode::partition);
   const bool phased = M != mode::unordered && tiles > 1 && addr(first) % 16 == 0 && (forced || (counted && automatic));
 
