@@ -314,9 +314,9 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 
   // Count. Flags: the flags alone decide the count, so they are loaded first and the elements only after
   // the ranks are known (their loads then fly while the block waits on the look-back); phased, the keep bits
-  // that the count pass left (`bits`) replace the flags, and no look-back waits, so the elements go first.
-  // Predicate: every vector is loaded before any predicate runs. Bit e of keep[j] says element e of vector j
-  // is kept.
+  // that the count pass left (`bits`) replace the flags, and the elements still load after the ranks (loading
+  // them first, with the order a run-time choice, spilled registers in stop 31's first build). Predicate:
+  // every vector is loaded before any predicate runs. Bit e of keep[j] says element e of vector j is kept.
   T x[P::vectors][pv];
   unsigned keep[P::vectors];
   auto load_elements = [&] {
