@@ -1,7 +1,7 @@
 // Flagged compaction at 2^28 u32 (10/50/90% kept): the stable phased path (decoupled-lookback: tile counts and
 // keep bits, scan of the counts, move) and compact_unordered's tile-atomic, beside a device-to-device copy of
 // the same bytes, in one binary. Every output element and count is checked against the serial reference.
-// Build against any tree of sluice (the A/B of stop 31 built it against this one and against stop 27's):
+// Build against any tree of sluice (stop 31's A/B built it against that tree and against stop 27's and 30's):
 //   nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/flag_compact_tuning.cu \
 //        src/runtime.cpp src/gl/unavailable.cpp -o flag_compact_tuning
 // Run: flag_compact_tuning [log2=K]
