@@ -98,16 +98,18 @@ __device__ inline unsigned nonzero_mask(const std::uint8_t* p) {
   }
 }
 
-// How many of the 4 bytes of w are non-zero.
-__device__ inline unsigned nonzero_bytes(unsigned w) {
-  return __popc((((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u);
+// The top bit of each of the 4 bytes of w set where that byte is non-zero, the other bits clear.
+__device__ inline unsigned nonzero_top_bits(unsigned w) {
+  return (((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u;
 }
 
-// Bit e set where byte e of the 16 in v is non-zero. Per word: each byte's top bit says non-zero; the
-// multiply gathers the four top bits (at 0, 8, 16, 24 after the shift) into bits 21-24, no two products
-// overlapping.
+// How many of the 4 bytes of w are non-zero.
+__device__ inline unsigned nonzero_bytes(unsigned w) { return __popc(nonzero_top_bits(w)); }
+
+// Bit e set where byte e of the 16 in v is non-zero. Per word, the multiply gathers the four top bits (at 0,
+// 8, 16, 24 after the shift) into bits 21-24, no two products overlapping.
 __device__ inline unsigned nonzero_bits(uint4 v) {
-  auto four = [](unsigned w) { return ((((((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) & 0x80808080u) >> 7) * 0x00204081u) >> 21 & 0xfu; };
+  auto four = [](unsigned w) { return (nonzero_top_bits(w) >> 7) * 0x00204081u >> 21 & 0xfu; };
   return four(v.x) | four(v.y) << 4 | four(v.z) << 8 | four(v.w) << 12;
 }
 
@@ -911,12 +913,11 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   // the count pass leaves keep bits (an eighth of the flags' bytes) that the move reads instead of the flags
   // (docs/performance.md, stop 31). Partition by predicate must count before the move anyway (where it is
   // not resident): counting per tile costs the same read and takes the look-back out of the move.
-  const bool counted = is_flags<Sel> || (M == mode::partition && !resident);
+  const bool counted = M != mode::unordered && (is_flags<Sel> || M == mode::partition);  // forms with a phased path
   const u64 from = !is_flags<Sel> ? P::partition_if_phased_from_tiles
                    : M == mode::partition ? P::partition_phased_from_tiles : P::compact_phased_from_tiles;
   const bool automatic = ph == phasing::automatic && tiles >= from && !resident;
-  const bool forced = ph == phasing::on && (is_flags<Sel> || M == mode::partition);
-  const bool phased = M != mode::unordered && tiles > 1 && addr(first) % 16 == 0 && (forced || (counted && automatic));
+  const bool phased = counted && tiles > 1 && addr(first) % 16 == 0 && (ph == phasing::on || automatic);
 
   // The phased path's tile counts (flags: and their keep bits after them, ceil(n / 32) words; see count_tile).
   scratch state;
