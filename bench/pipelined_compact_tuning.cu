@@ -108,7 +108,7 @@ void study(double ratio) {
     if constexpr (!Flags) check("pipelined 4v 6s 2b lag 2 K=8", n, n, RUNK(setting::on, window<8>, cfg<T, Flags, 4, 6, 2, 2>));
   }
   if (quick) return (void)(cudaFree(in), cudaFree(out), cudaFree(f), cudaFree(count));
-  check("single pass", top, top, RUN(setting::off, sl::pipeline<T, Flags>));
+  check("single pass", top, top, RUN(setting::off, sl::compact_pipeline<T, Flags>));
 
   void* temp = nullptr;
   std::size_t temp_bytes = 0;
@@ -128,7 +128,7 @@ void study(double ratio) {
     std::printf("%s %.1f n=%-10llu %-26s %.4f ms\n", form, ratio, (unsigned long long)n, "copy", copy);
     report("cub", median_ms([&] { cub_run(n, temp, temp_bytes); }));
 #define T_(NAME, PL, ...) report(NAME, median_ms([&] { RUN(PL, __VA_ARGS__)(n, n); }));
-    T_("single pass", setting::off, sl::pipeline<T, Flags>)
+    T_("single pass", setting::off, sl::compact_pipeline<T, Flags>)
     if constexpr (Flags) {
       report("phased", median_ms([&] {
                sl::run<sl::mode::compact>(std::span<const T>{in, n}, std::span<T>{out, n}, sel, count, 0, "t",
@@ -155,7 +155,7 @@ void study(double ratio) {
         T_("pipelined 4v 7s 2b lag 2", setting::on, cfg<T, Flags, 4, 7, 2, 2>)
       }
     }
-    T_("default (auto)", setting::automatic, sl::pipeline<T, Flags>)
+    T_("default (auto)", setting::automatic, sl::compact_pipeline<T, Flags>)
   }
   cudaFree(temp), cudaFree(in), cudaFree(out), cudaFree(f), cudaFree(count);
 }

@@ -38,9 +38,10 @@ __device__ __forceinline__ void age(A& two, A& one, const A& newest) {
   copy_registers(one, newest);
 }
 
-template <unsigned Tile, unsigned Stages, unsigned Lag = 1>
+template <unsigned Tile, unsigned Stages, unsigned Lag = 1, bool Release = false>
 struct bulk_rounds {
-  static_assert(Stages >= Lag + 3, "a buffer arriving besides those a round works on and the one being stored");
+  // Release: the caller refills a buffer itself as soon as it has read it (refill() is not used).
+  static_assert(Release ? Stages >= 2 : Stages >= Lag + 3, "a buffer arriving besides those a round works on and the one being stored");
   u64 n, tiles;
   std::uint64_t* arrived;  // Stages mbarriers in shared memory, one per buffer
 

@@ -42,6 +42,18 @@ __device__ inline unsigned long long now() {
 #else
 #define SLUICE_TRACE(tile, k) (void)0
 #endif
+#ifdef SLUICE_PIPE_TRACE  // tuning studies only (bench/pipe_trace.cu): per block and round of the pipelined compact, five stamps
+__device__ unsigned long long* pipe_trace;
+__device__ inline unsigned long long pipe_now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#define SLUICE_PIPE_STAMP(round, k) \
+  if (threadIdx.x == 0) pipe_trace[(u64{round} * gridDim.x + blockIdx.x) * 5 + (k)] = pipe_now()
+#else
+#define SLUICE_PIPE_STAMP(round, k) (void)0
+#endif
 
 enum class mode { compact, partition, unordered };
 
@@ -469,23 +481,29 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 //   A. ranks the kept elements of its newest tile, arrived, within each warp (the elements and ranks kept
 //      in registers), and publishes the tile's count;
 //   B. looks back for the tile it counted `lag` rounds before (its predecessors have had that long to
-//      publish);
-//   C. writes that tile's kept elements back into its buffer at the output's 16-byte phase, and stores the
-//      run: its 16-byte aligned middle in one bulk copy, the ragged ends (fewer than 16 bytes each) element
-//      by element.
+//      publish): walking back over them, or (wide) reading the G counts since its own tile `lag` rounds
+//      before that at once;
+//   C. writes that tile's kept elements back into its buffer (or, release, a staging buffer) at the
+//      output's 16-byte phase, and stores the run: its 16-byte aligned middle in one bulk copy, the ragged
+//      ends (fewer than 16 bytes each) element by element.
 // Each element is read once and written once, and no tile waits in registers for its look-back.
-// Defaults measured on the H100 (bench/pipelined_compact_tuning.cu, docs/performance.md): with a predicate,
-// tiles of 6 vectors per thread for 4-byte elements (24 KiB, two blocks per SM) and 7 for 8-byte ones
-// (28 KiB, one block per SM: two do not fit), 4 buffers (5-7 measured slower), a lag of 1 round (2 measured
-// slower, unlike the scan); with flags 4 vectors (16 KiB of u32) and 5 buffers (the most that fits beside
-// their flag buffers). Auto takes it for predicates from 64 MiB of input on (2^24 four-byte or 2^23
-// eight-byte elements); with flags the phased path measured faster at every size (it reads the flags once
-// more, then keep bits, but waits on no other tile), so there the pipeline runs only when asked for
-// (pipelined=on), for 4-byte elements. 16-byte elements keep the single pass (not measured).
+// The shape (vectors per thread, buffers, blocks per SM, lag, and how B looks back and C stages) is this
+// template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
-          unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1>
+          unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
+          bool Release = false>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 or 2)
+  // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
+  // whole block reads G counts at once (G blocks): those of the blocks before it in done's round and those
+  // of the others, itself included, in the round before, and adds them to the prefix of its own tile of that
+  // round. No prefix is published, so no tile waits on another's look-back.
+  static constexpr bool wide = Wide;
+  static constexpr unsigned wide_per_thread = 4;  // counts read per thread in a wide look-back: grids to 1024 blocks
+  // Buffers: false, C stages each run in its tile's own buffer, which receives its next tile once that run's
+  // store has read it; true, a buffer receives its next tile as soon as A has read it into registers, and C
+  // stages in a buffer of its own (one more buffer, more of the others in flight).
+  static constexpr bool release = Release;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -496,8 +514,10 @@ struct pipeline {
   static constexpr unsigned stride = tile + runs * per_vector;  // a buffer's elements: the tile, then a phase of slack per run
   static constexpr unsigned stages = Stages;
   static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
-  static constexpr std::size_t shared_bytes = std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0));
+  static constexpr std::size_t shared_bytes =
+      std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0)) + (release ? stride * sizeof(T) : 0);
   static constexpr bool built = sizeof(T) == 4 || (sizeof(T) == 8 && !Flags);
+  static constexpr u64 max_grid = wide ? u64{wide_per_thread} * threads : ~u64{0};
   static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag == 1 || lag == 2, "two tiles kept in registers at most");
@@ -509,8 +529,27 @@ struct pipeline {
 // (bench/partition_tuning.cu; compact's 7 vectors and one block per SM took 1.07-1.12x the time for u64).
 template <class T>
 using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 6 : 5, sizeof(T) == 8 ? 4 : 5, 2, 1, 2>;
+// The compact's pipeline (bench/pipe_trace.cu and bench/pipelined_compact_tuning.cu, docs/performance.md):
+// - 4-byte elements by predicate: tiles of 6 vectors per thread (24 KiB), two blocks per SM, 3 buffers
+//   released after A and a staging buffer, a lag of 2 rounds, the wide look-back. Stop 32 traced the rounds:
+//   with the walk-back look-back (B) a round's look-back took 1.8-2.9 us of its 3.1-4.5 (p50), the longest
+//   phase; the wide one takes 0.7-0.8 us, and with the buffers released early and the lag of 2 the kernel
+//   moves 0.747 / 0.877 / 0.928 of the copy at 10 / 50 / 90% kept (it was 0.731 / 0.831 / 0.870).
+// - With flags (pipelined=on only; the phased path is the default): 4 vectors (16 KiB of u32), two blocks
+//   per SM, 4 buffers released early, lag 2, wide: 0.835 of the copy at 50% kept (0.782 before).
+// - 8-byte elements by predicate: 7 vectors (28 KiB), one block per SM (two do not fit), 4 buffers, lag 1,
+//   the walk-back look-back: the released wide shape took 1.03x its time at 10% kept (0.783 of the copy
+//   against 0.804; 0.876 / 0.929 against 0.865 / 0.884 at 50 / 90%), and u64 at 10% is where CUB is closest.
+// Auto takes it for predicates from 64 MiB of input on (2^24 four-byte or 2^23 eight-byte elements); with
+// flags the phased path measured faster at every size (it reads the flags once more, then keep bits, but
+// waits on no other tile), so there the pipeline runs only when asked for (pipelined=on), for 4-byte
+// elements. 16-byte elements keep the single pass (not measured).
+template <class T, bool Flags>
+using compact_pipeline = std::conditional_t<Flags, pipeline<T, true, 4, 4, 2, 2, 1, true, true>,
+                                            std::conditional_t<sizeof(T) == 8, pipeline<T, false, 7, 4, 1, 1>,
+                                                               pipeline<T, false, 6, 3, 2, 2, 1, true, true>>>;
 template <mode M, class T, bool Flags>
-using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partition_pipeline<T>, pipeline<T, Flags>>;
+using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partition_pipeline<T>, compact_pipeline<T, Flags>>;
 
 // Partition's pipelined pass (reversed=on; pipelined=on; best from partition_sampled_from_bytes on). The kept
 // run's place is its prefix, from the look-back; the rejected run's needs the total kept, known only at the end.
@@ -553,12 +592,14 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   __shared__ unsigned warp_before[L + 1][Q::warps];  // kept before each warp in the tile counted in round r, at r % (L + 1)
   __shared__ unsigned tile_count[L + 1];             // that tile's count, likewise
   __shared__ unsigned long long tile_before;
+  __shared__ unsigned long long wide_sums[1][Q::warps];  // wide look-back: each warp's part of the counts read
   __shared__ alignas(8) std::uint64_t arrived[S];  // one mbarrier per buffer
   T* const buffers = dynamic_shared<T>();
   std::uint8_t* const flag_buffers = reinterpret_cast<std::uint8_t*>(buffers + std::size_t{S} * Q::stride);
+  T* const staging = reinterpret_cast<T*>(flag_buffers + (flags ? std::size_t{S} * Q::tile : 0));  // release: C's buffer
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const bulk_rounds<Q::tile, S, L> rounds(n, arrived);
+  const bulk_rounds<Q::tile, S, L, Q::release> rounds(n, arrived);
   const u64 tiles = rounds.tiles;
   auto count_of = [&](u64 t) { return rounds.count_of(t); };
   auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
@@ -663,6 +704,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   };
 
   u64 prev = none, older = none;  // the tiles counted one and two rounds before (none: no such tile)
+  unsigned long long last_before = 0;  // wide look-back: the kept elements before this block's previous done tile
   // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
   // their rounds' A (the 1 arrays one round old, the 2 arrays two).
   T x1[V][PV], x2[V][PV];
@@ -676,15 +718,71 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     // A. Rank the newest tile's kept elements within each warp.
     T xc[V][PV];
     unsigned keepc[V], lbc[V];
+    SLUICE_PIPE_STAMP(round, 0);
+    // Wide look-back: the counts it needs asked for now, in flight while A runs. Entry k of this thread:
+    // block b = threadIdx.x + k * threads's tile in done's round where b is before this block, else in the
+    // round before (none in the first); they exist, being before done.
+    constexpr unsigned W = Q::wide ? Q::wide_per_thread : 1;
+    unsigned long long wide_count[W];
+    lookback::status wide_status[W];
+    auto wide_tile = [&](unsigned b) { return b < blockIdx.x ? done - blockIdx.x + b : done - blockIdx.x - gridDim.x + b; };
+    if constexpr (Q::wide) {
+#pragma unroll
+      for (unsigned k = 0; k < W; ++k) {
+        const unsigned b = threadIdx.x + k * Q::threads;
+        wide_count[k] = 0;
+        wide_status[k] = lookback::prefix;  // no such tile: nothing to wait for
+        if (done != none && b < gridDim.x && (b < blockIdx.x || done >= gridDim.x)) wide_status[k] = state.peek(wide_tile(b), wide_count[k]);
+      }
+    }
     if (cur != none) {
       rounds.wait(round);
+      SLUICE_PIPE_STAMP(round, 1);
       load(s, cur, xc, keepc);
       const unsigned c = warp_ranks<PV>(keepc, lbc, warp_storage[warp]);
       if (lane == 0) warp_counts[warp] = c;
     }
     __syncthreads();
+    if constexpr (Q::release)  // buffer s read: it receives the tile S rounds on
+      if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
+    SLUICE_PIPE_STAMP(round, 2);
 
     // B. Warp 0: the newest tile's count published, then the look-back for `done`.
+    unsigned long long wide_before = 0;
+    if constexpr (Q::wide) {
+      if (warp == 0 && cur != none) {
+        const unsigned c = lane < Q::warps ? warp_counts[lane] : 0;
+        unsigned incl;
+        warp_scan(warp_storage[0]).InclusiveSum(c, incl);
+        const unsigned kept = __shfl_sync(0xffffffffu, incl, Q::warps - 1);
+        if (lane < Q::warps) warp_before[round % (L + 1)][lane] = incl - c;
+        if (lane == 0) {
+          state.publish(cur, lookback::aggregate, kept);
+          tile_count[round % (L + 1)] = kept;
+        }
+      }
+      if (done != none) {  // the tiles between this block's previous done tile (included) and done
+        unsigned long long mine = 0;
+#pragma unroll
+        for (unsigned k = 0; k < W; ++k) {
+          while (wide_status[k] == lookback::invalid) wide_status[k] = state.peek(wide_tile(threadIdx.x + k * Q::threads), wide_count[k]);
+          mine += wide_count[k];
+        }
+#pragma unroll
+        for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
+        if (lane == 0) wide_sums[0][warp] = mine;
+      }
+      if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
+        if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+      __syncthreads();
+      if (done != none) {
+        unsigned long long between = 0;
+#pragma unroll
+        for (unsigned w = 0; w < Q::warps; ++w) between += wide_sums[0][w];
+        wide_before = last_before + between;
+        last_before = wide_before;
+      }
+    } else {
     if (warp == 0) {
       if (cur != none) {
         const unsigned c = lane < Q::warps ? warp_counts[lane] : 0;
@@ -706,7 +804,11 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         if (lane == 0) tile_before = before;
       }
     }
+    if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
+      if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
     __syncthreads();
+    }
+    SLUICE_PIPE_STAMP(round, 3);
 
     // C. `done`'s kept run (partition: and its rejected run after it), written into its buffer (read into
     // registers in its round's A) at the output's phase, then stored.
@@ -715,10 +817,10 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       const T(&x)[V][PV] = L == 1 ? x1 : x2;
       const unsigned(&keep)[V] = L == 1 ? keep1 : keep2;
       const unsigned(&lane_before)[V] = L == 1 ? lb1 : lb2;
-      const u64 before = tile_before, kept = tile_count[(round + 1) % (L + 1)];
+      const u64 before = Q::wide ? wide_before : tile_before, kept = tile_count[(round + 1) % (L + 1)];
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
       const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
-      T* const b = buffers + std::size_t{sd} * Q::stride;
+      T* const b = Q::release ? staging : buffers + std::size_t{sd} * Q::stride;
       // Partition: the rejected run goes reversed to out[rejected_to, + rejected), staged from b[rejected_at] on.
       [[maybe_unused]] const u64 valid = count_of(done), rejected = valid - kept, rejected_before = done * Q::tile - before;
       u64 rejected_to = 0;
@@ -749,7 +851,9 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
     }
 
-    if (copier) rounds.refill(round, bulk, receive);
+    if constexpr (!Q::release)
+      if (copier) rounds.refill(round, bulk, receive);
+    SLUICE_PIPE_STAMP(round, 4);
     age<L>(keep2, keep1, keepc);  // the kept tiles move one round older
     age<L>(lb2, lb1, lbc);
     age<L>(x2, x1, xc);
@@ -814,8 +918,8 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     if (!aligned || c.pipelined == setting::off || c.phased == phasing::on) return false;
     if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
     auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe>;
-    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn,
-                                   "decoupled-lookback's pipeline");
+    u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
+    if (grid > Pipe::max_grid) grid = Pipe::max_grid;  // the wide look-back's reach
     if (grid == 0) return false;
     lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
     if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
@@ -852,8 +956,8 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
     if (c.pipelined == setting::automatic && c.reversed == setting::automatic && n * sizeof(T) < partition_sampled_from_bytes)
       return nullptr;
     auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe, mode::partition>;
-    const u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn,
-                                   "decoupled-lookback's pipeline");
+    u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
+    if (grid > Pipe::max_grid) grid = Pipe::max_grid;
     if (grid == 0) return nullptr;
     lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
     decided = scratch(sizeof(unsigned), s, fn);

@@ -1,0 +1,197 @@
+// Where a round of the pipelined compact goes (not part of the build): per block and round, %globaltimer
+// stamps at the round's start, its tile arrived, A done (ranks), B done (count published, look-back), and C
+// issued (staged and stored); percentiles of each phase at 2^28 u32 by predicate at 10/50/90% kept and with
+// flags (pipelined=on) at 50%, beside the untraced kernel's time and a copy.
+// Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "event_median.cuh"
+#include "sluice/cuda/compact/decoupled_lookback.cuh"
+
+using namespace sluice::cuda_backend;
+using sluice::detail::setting;
+namespace sl = select_lookback;
+
+template <class T>
+struct below {
+  T limit;
+  __host__ __device__ bool operator()(T x) const { return x < limit; }
+};
+
+int failures = 0;
+float copy_ms = 0;
+const u64 total_bytes = u64{1} << 30;  // 2^28 u32, 2^27 u64
+unsigned long long* tr = nullptr;
+const u64 slots = (total_bytes / 4 / 1024 + 8192) * 5;  // tiles of at least 1024 elements, plus the last rounds
+
+template <class T>
+double quantile(std::vector<T> v, double p) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(p * (v.size() - 1))];
+}
+
+// Times launch(), then traces one run of it (blocks_per_sm blocks per SM) and prints each phase's percentiles.
+template <class F>
+void study(const char* what, double bytes, unsigned blocks_per_sm, F launch) {
+  const float ms = event_median_ms(3, 11, [] {}, launch);
+  std::vector<unsigned long long> t(slots);
+  cudaMemset(tr, 0, slots * 8);
+  launch();
+  cudaDeviceSynchronize();
+  cudaMemcpy(t.data(), tr, slots * 8, cudaMemcpyDeviceToHost);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  const u64 grid = u64{blocks_per_sm} * sms;
+  std::vector<double> wait, a, b, c, round;
+  for (u64 r = 0; (r + 2) * grid * 5 <= slots; ++r)
+    for (u64 blk = 0; blk < grid; ++blk) {
+      const unsigned long long* x = &t[(r * grid + blk) * 5];
+      if (x[0] == 0) continue;
+      if (x[1]) wait.push_back(double(x[1] - x[0])), a.push_back(double(x[2] - x[1]));
+      b.push_back(double(x[3] - x[2])), c.push_back(double(x[4] - x[3]));
+      const unsigned long long* nx = x + grid * 5;
+      if (nx[0]) round.push_back(double(nx[0] - x[0]));
+    }
+  std::printf("%-44s %.4f ms  %.3f of copy\n", what, ms, bytes / ms / (2.0 * total_bytes / copy_ms));
+  for (auto [name, v] : {std::pair{"wait for tile", &wait}, {"A ranks", &a}, {"B look-back", &b}, {"C store", &c}, {"round", &round}})
+    std::printf("    %-14s ns: p10 %6.0f  p50 %6.0f  p90 %6.0f  p99 %6.0f\n", name, quantile(*v, 0.1), quantile(*v, 0.5),
+                quantile(*v, 0.9), quantile(*v, 0.99));
+}
+
+template <class T>
+struct harness {
+  const u64 n = total_bytes / sizeof(T);
+  std::vector<T> h = std::vector<T>(n);
+  std::vector<T> got = std::vector<T>(n);
+  std::vector<std::uint8_t> keep = std::vector<std::uint8_t>(n);
+  T *in, *out;
+  std::uint8_t* f;
+  u64* count;
+  harness() {
+    std::mt19937_64 g(5);
+    for (auto& x : h) x = static_cast<T>(g());
+    cudaMalloc(&in, n * sizeof(T)), cudaMalloc(&out, n * sizeof(T)), cudaMalloc(&f, n), cudaMalloc(&count, 8);
+    cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  }
+  ~harness() { cudaFree(in), cudaFree(out), cudaFree(f), cudaFree(count); }
+  // Every element and the count against the host, at n and n - 12345 (compact: a short capacity too).
+  template <class F>
+  void check(const char* what, bool partition, F launch) {
+    for (u64 m : {n, n - 12345}) {
+      const u64 cap = partition ? m : m - m / 3;
+      cudaMemset(out, 0xab, n * sizeof(T));
+      launch(m, cap);
+      u64 c = 0;
+      cudaMemcpy(&c, count, 8, cudaMemcpyDeviceToHost);
+      cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost);
+      u64 k = 0, bad = 0;
+      for (u64 i = 0; i < m; ++i)
+        if (keep[i]) {
+          if (k < cap && got[k] != h[i]) ++bad;
+          ++k;
+        }
+      if (partition) {
+        u64 r = k;
+        for (u64 i = 0; i < m; ++i)
+          if (!keep[i]) bad += got[r++] != h[i];
+      }
+      T marker;
+      std::memset(&marker, 0xab, sizeof marker);
+      for (u64 i = cap; i < n && i < cap + 64; ++i) bad += got[i] != marker;
+      bad += c != k;
+      if (bad) std::printf("check %-40s n=%llu: FAILED (count %llu, expected %llu)\n", what, (unsigned long long)m, (unsigned long long)c, (unsigned long long)k);
+      failures += bad != 0;
+    }
+  }
+  template <class Pipe, sl::mode M = sl::mode::compact>
+  void pred(const char* name, double ratio) {
+    const T limit = static_cast<T>(ratio * (sizeof(T) == 8 ? 18446744073709551616.0 : 4294967296.0));
+    for (u64 i = 0; i < n; ++i) keep[i] = h[i] < limit;
+    sluice::detail::pred_select<below<T>> sel{below<T>{limit}};
+    auto go = [&](u64 m, u64 cap) {
+      sl::compact_settings cs{sl::phasing::automatic, setting::on};
+      if constexpr (M == sl::mode::partition) cs = sl::compact_settings{sl::phasing::automatic, setting::automatic, setting::automatic, 0, setting::on};
+      sl::run<M, T, decltype(sel), lookback::tuning, Pipe>({in, m}, {out, cap}, sel, count, 0, "t", cs);
+    };
+    char what[128];
+    std::snprintf(what, sizeof what, "%s %s %.1f %s", sizeof(T) == 8 ? "u64" : "u32", M == sl::mode::partition ? "partition_if" : "compact_if", ratio, name);
+    check(what, M == sl::mode::partition, go);
+    const double bytes = M == sl::mode::partition ? 2.0 * n * sizeof(T) : n * double(sizeof(T)) * (1 + ratio);
+    study(what, bytes, Pipe::blocks_per_sm, [&] { go(n, n); });
+  }
+  template <class Pipe>
+  void flags(const char* name) {
+    for (u64 i = 0; i < n; ++i) keep[i] = h[i] < (T{1} << (8 * sizeof(T) - 1));
+    cudaMemcpy(f, keep.data(), n, cudaMemcpyHostToDevice);
+    sluice::detail::flag_select sel{f};
+    auto go = [&](u64 m, u64 cap) {
+      sl::run<sl::mode::compact, T, decltype(sel), lookback::tuning, Pipe>({in, m}, {out, cap}, sel, count, 0, "t",
+                                                                           sl::compact_settings{sl::phasing::off, setting::on});
+    };
+    char what[128];
+    std::snprintf(what, sizeof what, "u32 compact flags 0.5 %s", name);
+    check(what, false, go);
+    study(what, n * double(sizeof(T)) * 1.5 + n, Pipe::blocks_per_sm, [&] { go(n, n); });
+  }
+};
+
+//                                T     flags V  S  B  L  runs wide release
+using P_default = sl::pipeline<unsigned, false>;
+using R_6v3s_2 = sl::pipeline<unsigned, false, 6, 3, 2, 2, 1, false, true>;
+using R_6v3s_w2 = sl::pipeline<unsigned, false, 6, 3, 2, 2, 1, true, true>;
+using R_5v4s_w2 = sl::pipeline<unsigned, false, 5, 4, 2, 2, 1, true, true>;
+using R_6v4s_w2_1b = sl::pipeline<unsigned, false, 6, 4, 1, 2, 1, true, true>;
+using R_8v5s_w2_1b = sl::pipeline<unsigned, false, 8, 5, 1, 2, 1, true, true>;
+using Q_default = sl::pipeline<unsigned long long, false>;
+using Q_6v3s_w2 = sl::pipeline<unsigned long long, false, 6, 3, 2, 2, 1, true, true>;
+using Q_7v5s_w2_1b = sl::pipeline<unsigned long long, false, 7, 5, 1, 2, 1, true, true>;
+using PP_default = sl::partition_pipeline<unsigned>;
+using PP_6v3s_w2 = sl::pipeline<unsigned, false, 6, 3, 2, 2, 2, true, true>;
+using PP_5v4s_w2 = sl::pipeline<unsigned, false, 5, 4, 2, 2, 2, true, true>;
+using PQ_default = sl::partition_pipeline<unsigned long long>;
+using PQ_6v3s_w2 = sl::pipeline<unsigned long long, false, 6, 3, 2, 2, 2, true, true>;
+using F_default = sl::pipeline<unsigned, true>;
+using F_4v4s_w2 = sl::pipeline<unsigned, true, 4, 4, 2, 2, 1, true, true>;
+
+int main() {
+  cudaMalloc(&tr, slots * 8);
+  cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
+  {
+    harness<unsigned> u;
+    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
+    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    for (double r : {0.1, 0.5, 0.9}) {
+      u.pred<P_default>("6v 4s 2b lag 1 (default)", r);
+      u.pred<R_6v3s_2>("release 6v 3s 2b lag 2", r);
+      u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide", r);
+      u.pred<R_5v4s_w2>("release 5v 4s 2b lag 2 wide", r);
+      u.pred<R_6v4s_w2_1b>("release 6v 4s 1b lag 2 wide", r);
+      u.pred<R_8v5s_w2_1b>("release 8v 5s 1b lag 2 wide", r);
+    }
+    for (double r : {0.5, 0.9}) {
+      u.pred<PP_default, sl::mode::partition>("pass 5v 5s 2b lag 1 (default)", r);
+      u.pred<PP_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", r);
+      u.pred<PP_5v4s_w2, sl::mode::partition>("pass release 5v 4s 2b lag 2 wide", r);
+    }
+    u.flags<F_default>("pipelined 4v 5s lag 1 (default)");
+    u.flags<F_4v4s_w2>("pipelined release 4v 4s lag 2 wide");
+  }
+  {
+    harness<unsigned long long> q;
+    for (double r : {0.1, 0.5, 0.9}) {
+      q.pred<Q_default>("7v 4s 1b lag 1 (default)", r);
+      q.pred<Q_6v3s_w2>("release 6v 3s 2b lag 2 wide", r);
+      q.pred<Q_7v5s_w2_1b>("release 7v 5s 1b lag 2 wide", r);
+    }
+    q.pred<PQ_default, sl::mode::partition>("pass 6v 4s 2b lag 1 (default)", 0.9);
+    q.pred<PQ_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", 0.9);
+  }
+  std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+  return failures != 0;
+}
