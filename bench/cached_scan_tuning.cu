@@ -370,7 +370,7 @@ int main(int argc, char** argv) {
     report("copy", copy);
     report("cub", median_ms([&] { cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, static_cast<int>(n)); }));
     report("sluice default (pipelined)", median_ms([&] {
-             decoupled_lookback::run<u32, sluice::sum, lookback::tuning, decoupled_lookback::pipeline<u32>>(in, out, n, true, 0u,
+             decoupled_lookback::run<u32, sluice::sum, lookback::tuning, decoupled_lookback::scan_pipeline<u32>>(in, out, n, true, 0u,
                                                                                                           sluice::sum{}, 0, "t");
            }));
     for (const auto& c : configs) report(c.name, median_ms([&] { c.run(n); }));

@@ -119,7 +119,7 @@ void study(const char* type) {
     T_("keep lag 2 4v 8s 1b", cfg<T, 4, 8, 1, 1, schedule::keep, 2>)
     T_("keep 8v 6s 1b", cfg<T, 8, 6, 1, 1, schedule::keep>)
     TK_("keep 4v 6s K=2", 2, sched<T, schedule::keep>)
-    T_("default", decoupled_lookback::pipeline<T>)
+    T_("default", decoupled_lookback::scan_pipeline<T>)
     // stop 27: larger tiles (the compact's pipeline gained from 6 vectors per thread)
     T_("keep lag 2 6v 5s 1b", cfg<T, 6, 5, 1, 1, schedule::keep, 2>)
     T_("keep lag 2 5v 5s 2b", cfg<T, 5, 5, 2, 1, schedule::keep, 2>)

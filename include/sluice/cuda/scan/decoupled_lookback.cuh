@@ -151,11 +151,13 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // resident at once (a block waits for lower tiles of all others): the grid is launched cooperatively,
 // which guarantees it (dynamic tile numbers, which would not need it, measured slower: they order the
 // rounds' tiles only loosely, docs/performance.md).
-// Defaults measured on the H100 (bench/pipelined_scan_tuning.cu, docs/performance.md): tiles of 5 vectors
-// per thread (20 KiB), 5 buffers, 2 blocks per SM, the scan kept, a lag of 2 rounds (stop 27: 0.92 of the
-// copy at 2^28, against 0.88 with 16 KiB tiles and 6 buffers); from 2^24 four-byte elements on. For 8-byte elements
-// every configuration measured slower than the single pass (0.50-0.60 of the copy against 0.84 at 2^26),
-// so they keep it.
+// Defaults (scan_pipeline below) measured on the H100 (bench/scan_wide.cu, bench/pipelined_scan_tuning.cu,
+// docs/performance.md): tiles of 6 vectors per thread (24 KiB), 3 buffers released after A and a staging
+// buffer, 2 blocks per SM, the scan kept, a lag of 2 rounds, the wide look-back (stop 32: 0.941-0.946 of
+// the copy at 2^28 for u32, 0.933 for f32, against 0.917-0.920 with stop 27's 20 KiB tiles, 5 buffers and
+// the walk back); from 2^24 four-byte elements on. The wide look-back combines the aggregates in one fixed
+// order, so float scans on this path repeat bit for bit. For 8-byte elements every configuration measured
+// slower than the single pass (0.50-0.60 of the copy against 0.84 at 2^26), so they keep it.
 // How a round treats the tile it stores (measured in docs/performance.md, "The pipelined scan"):
 //   rescan: loads it again from its buffer and scans it again;
 //   keep: each warp keeps its part of the tile's scan in registers from the round that reduced it, and only
@@ -163,11 +165,20 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // Lag: the tile looked back for and stored is the one reduced Lag rounds before (1 or 2).
 enum class schedule { rescan, keep };
 
+// Wide (B): the walk back over the predecessors (lookback::exclusive_prefix), or the block reading the
+// aggregates of the G tiles from its own tile of the round before done's up to done at once, reduced in tile
+// order and added to that tile's prefix (compact/decoupled_lookback.cuh measured the same on the compaction).
+// Release: a buffer receives its next tile as soon as A has read it into registers (keep only), and C stages
+// the scanned tile in a buffer of its own.
 template <class T, unsigned Vectors = 5, unsigned Stages = 5, unsigned BlocksPerSm = 2, schedule Schedule = schedule::keep,
-          unsigned Lag = 2>
+          unsigned Lag = 2, bool Wide = false, bool Release = false>
 struct pipeline {
   static constexpr schedule order = Schedule;
   static constexpr unsigned lag = Lag;
+  static constexpr bool wide = Wide;
+  static constexpr unsigned wide_per_thread = 4;  // aggregates read per thread: grids to 1024 blocks
+  static constexpr u64 max_grid = wide ? u64{wide_per_thread} * 256 : ~u64{0};
+  static constexpr bool release = Release;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -177,10 +188,14 @@ struct pipeline {
   static constexpr unsigned stages = Stages;              // arriving, newest, being scanned, being stored
   static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
   static constexpr u64 min_tiles = sizeof(T) == 4 ? (u64{1} << 24) / tile : ~u64{0};  // below: the single pass
-  static constexpr std::size_t shared_bytes = std::size_t{stages} * tile * sizeof(T);
+  static constexpr std::size_t shared_bytes = std::size_t{stages} * tile * sizeof(T) + (release ? tile * sizeof(T) : 0);
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag == 1 || (lag == 2 && order == schedule::keep), "lag 2 keeps two tiles in registers");
+  static_assert(!release || order == schedule::keep, "a released buffer is not read again");
 };
+
+template <class T>
+using scan_pipeline = pipeline<T, 6, 3, 2, schedule::keep, 2, true, true>;
 
 template <class T, class Op, class Tuning, class Pipe>
 __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
@@ -198,11 +213,14 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   __shared__ T warp_before[L + 1][Q::warps];  // what precedes each warp in the tile reduced in round r, at r % (L + 1)
   __shared__ T tile_aggregate[L + 1];         // that tile's aggregate, likewise
   __shared__ T tile_before;
+  __shared__ T wide_part[Q::warps];        // wide: each warp's part of the aggregates read, in tile order
+  __shared__ bool wide_has[Q::warps];
   __shared__ alignas(8) std::uint64_t arrived[S];      // one mbarrier per buffer
   T* const buffers = dynamic_shared<T>();
+  T* const staging = buffers + std::size_t{S} * Q::tile;  // release: C's buffer
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const bulk_rounds<Q::tile, S, L> rounds(n, arrived);
+  const bulk_rounds<Q::tile, S, L, Q::release> rounds(n, arrived);
   const u64 tiles = rounds.tiles;
   auto count_of = [&](u64 t) { return rounds.count_of(t); };
   auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
@@ -259,11 +277,29 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   u64 prev = none, older = none;  // the tiles reduced one and two rounds before (none: no such tile)
   T x1[V][PV], x2[V][PV];         // keep: those tiles, scanned within each warp in their rounds' A
   maybe<T> b1[V], b2[V];
+  maybe<T> last_before{T{}, false};  // wide: what precedes this block's previous done tile
   for (unsigned round = 0;; ++round) {
     const unsigned s = round % S, sd = (round + S - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
     const u64 done = L == 1 ? prev : older;  // the tile this round looks back for and stores, from buffer sd
     if (cur == none && prev == none && (L == 1 || older == none)) break;  // nothing is arriving
+
+    // Wide: the aggregates B needs asked for now, in flight while A runs. Entry k of this thread is tile
+    // done - G + threadIdx.x * W + k (from this block's tile of the round before done's, up to done).
+    constexpr unsigned W = Q::wide ? Q::wide_per_thread : 1;
+    T wide_value[W];
+    lookback::status wide_status[W];
+    const long long wide_first = done == none ? 0 : static_cast<long long>(done) - gridDim.x + threadIdx.x * W;
+    auto wide_valid = [&](unsigned k) {
+      return done != none && threadIdx.x * W + k < gridDim.x && wide_first + k >= 0;
+    };
+    if constexpr (Q::wide) {
+#pragma unroll
+      for (unsigned k = 0; k < W; ++k) {
+        wide_status[k] = lookback::prefix;  // no such tile: nothing to wait for
+        if (wide_valid(k)) wide_status[k] = state.peek(static_cast<u64>(wide_first + k), wide_value[k]);
+      }
+    }
 
     // A. Reduce the newest tile.
     T xc[V][PV];
@@ -275,6 +311,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (lane == 0) warp_totals[warp] = total;
     }
     __syncthreads();
+    if constexpr (Q::release)  // buffer s read: it receives the tile S rounds on
+      if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
 
     // B. Warp 0: the newest tile's aggregate published, then the look-back for `done`: its predecessors have
     // had L rounds to publish.
@@ -291,7 +329,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
           tile_aggregate[round % (L + 1)] = aggregate;
         }
       }
-      if (done != none && done > 0) {
+      if (!Q::wide && done != none && done > 0) {
         const T prior = lookback::exclusive_prefix<Tuning>(state, done, op);
         if (lane == 0) {
           state.publish(done, lookback::prefix, op(prior, tile_aggregate[(round + 1) % (L + 1)]));
@@ -299,7 +337,38 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         }
       }
     }
-    __syncthreads();
+    maybe<T> wide_before{T{}, false};
+    if constexpr (Q::wide) {
+      if (done != none) {  // this thread's entries in order, then the warp's lanes in order
+        maybe<T> part{T{}, false};
+#pragma unroll
+        for (unsigned k = 0; k < W; ++k) {
+          if (!wide_valid(k)) continue;
+          while (wide_status[k] == lookback::invalid) wide_status[k] = state.peek(static_cast<u64>(wide_first + k), wide_value[k]);
+          part = then(part, maybe<T>{wide_value[k], true}, op);
+        }
+#pragma unroll
+        for (unsigned o = 1; o < 32; o *= 2) {
+          const maybe<T> other{__shfl_down_sync(0xffffffffu, part.v, o), __shfl_down_sync(0xffffffffu, part.has, o) != 0};
+          if (lane + o < 32) part = then(part, other, op);
+        }
+        if (lane == 0) wide_part[warp] = part.v, wide_has[warp] = part.has;
+      }
+      if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
+        if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+      __syncthreads();
+      if (done != none) {
+        maybe<T> between{T{}, false};
+#pragma unroll
+        for (unsigned w = 0; w < Q::warps; ++w) between = then(between, maybe<T>{wide_part[w], wide_has[w]}, op);
+        wide_before = then(last_before, between, op);
+        last_before = wide_before;
+      }
+    } else {
+      if constexpr (Q::release)
+        if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+      __syncthreads();
+    }
 
     // C. `done`, scanned: back into its buffer (whole tiles, stored in bulk below) or straight to memory (the
     // last, partial tile).
@@ -311,10 +380,10 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         load(sd, done, x);
         scan_warp(x, before);
       }
-      maybe<T> head = done > 0 ? maybe<T>{tile_before, true} : maybe<T>{T{}, false};
+      maybe<T> head = Q::wide ? wide_before : done > 0 ? maybe<T>{tile_before, true} : maybe<T>{T{}, false};
       if (warp > 0) head = then(head, maybe<T>{warp_before[(round + 1) % (L + 1)][warp], true}, op);
       if (!inclusive) head = then(maybe<T>{init, true}, head, op);
-      T* const b = buffers + std::size_t{sd} * Q::tile;
+      T* const b = Q::release ? staging : buffers + std::size_t{sd} * Q::tile;
       const u64 base = done * Q::tile;
       const unsigned first = warp * Q::warp_items;
 #pragma unroll
@@ -342,8 +411,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     __syncthreads();
 
     if (copier) {
-      if (whole) rounds.store(out + done * Q::tile, buffers + std::size_t{sd} * Q::tile, Q::tile * unsigned{sizeof(T)});
-      rounds.refill(round, whole, receive);
+      if (whole) rounds.store(out + done * Q::tile, Q::release ? staging : buffers + std::size_t{sd} * Q::tile, Q::tile * unsigned{sizeof(T)});
+      if constexpr (!Q::release) rounds.refill(round, whole, receive);
     }
     if constexpr (keep) {  // the kept scans move one round older
       age<L>(b2, b1, bc);
@@ -366,8 +435,9 @@ u64 pipelined_grid(bool aligned, u64 n, bool always, u64 blocks, const char* fn)
   } else {
     const u64 tiles = ceil_div(n, Pipe::tile);
     if (!aligned || (!always && tiles < Pipe::min_tiles)) return 0;
-    return resident_grid(pipelined_scan_kernel<T, Op, Tuning, Pipe>, Pipe::threads, Pipe::shared_bytes,
-                         tiles, blocks, fn, "decoupled-lookback's pipeline");
+    const u64 grid = resident_grid(pipelined_scan_kernel<T, Op, Tuning, Pipe>, Pipe::threads, Pipe::shared_bytes, tiles, blocks, fn,
+                                   "decoupled-lookback's pipeline");
+    return grid < Pipe::max_grid ? grid : Pipe::max_grid;  // the wide look-back's reach
   }
 }
 
@@ -390,7 +460,7 @@ inline pipeline_settings parse_pipelining(std::string_view spec, const char* fn)
   return c;
 }
 
-template <class T, class Op, class Tuning = lookback::tuning, class Pipe = pipeline<T>>
+template <class T, class Op, class Tuning = lookback::tuning, class Pipe = scan_pipeline<T>>
 void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t s, const char* fn,
          pipeline_settings ps = {}) {
   using P = policy<T>;

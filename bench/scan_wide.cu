@@ -1,0 +1,105 @@
+// The pipelined scan with the compaction's stop-32 changes (not part of the build): the wide look-back and
+// buffers released after A, against the default shape, at 2^28 u32 (inclusive and exclusive sums) and f32
+// (inclusive, run twice: bitwise the same), beside a device copy; every u32 output checked against the host.
+// Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/scan_wide.cu src/runtime.cpp src/gl/unavailable.cpp -o scan_wide
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "event_median.cuh"
+#include "sluice/cuda/scan/decoupled_lookback.cuh"
+
+using namespace sluice::cuda_backend;
+namespace dl = decoupled_lookback;
+using dl::schedule;
+
+//                                   T     V  S  B  order           L  wide   release
+using D = dl::pipeline<unsigned>;
+using R5v4 = dl::pipeline<unsigned, 5, 4, 2, schedule::keep, 2, false, true>;
+using W5v5 = dl::pipeline<unsigned, 5, 5, 2, schedule::keep, 2, true, false>;
+using WR5v4 = dl::pipeline<unsigned, 5, 4, 2, schedule::keep, 2, true, true>;
+using WR6v3 = dl::pipeline<unsigned, 6, 3, 2, schedule::keep, 2, true, true>;
+using WR4v5 = dl::pipeline<unsigned, 4, 5, 2, schedule::keep, 2, true, true>;
+using WR5v4L1 = dl::pipeline<unsigned, 5, 4, 2, schedule::keep, 1, true, true>;
+using FD = dl::pipeline<float>;
+using FWR5v4 = dl::pipeline<float, 5, 4, 2, schedule::keep, 2, true, true>;
+using FWR6v3 = dl::pipeline<float, 6, 3, 2, schedule::keep, 2, true, true>;
+
+int failures = 0;
+
+int main() {
+  const u64 n = u64{1} << 28;
+  std::vector<unsigned> h(n), ref(n), got(n);
+  std::mt19937 g(3);
+  for (auto& x : h) x = g() & 0xffff;
+  unsigned *in, *out;
+  cudaMalloc(&in, n * 4), cudaMalloc(&out, n * 4);
+  cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice);
+  const float copy = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(out, in, n * 4, cudaMemcpyDeviceToDevice); });
+  std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy, 8.0 * n / copy / 1e6);
+  auto check = [&](const char* what, bool inclusive, u64 m, auto run) {
+    cudaMemset(out, 0xab, n * 4);
+    run(m, inclusive);
+    cudaMemcpy(got.data(), out, n * 4, cudaMemcpyDeviceToHost);
+    unsigned acc = 7;  // exclusive: init 7
+    u64 bad = 0;
+    if (inclusive) {
+      acc = 0;
+      for (u64 i = 0; i < m; ++i) acc += h[i], bad += got[i] != acc;
+    } else {
+      for (u64 i = 0; i < m; ++i) bad += got[i] != acc, acc += h[i];
+    }
+    for (u64 i = m; i < n && i < m + 64; ++i) bad += got[i] != 0xababababu;
+    if (bad) std::printf("check %s %s n=%llu: FAILED (%llu wrong)\n", what, inclusive ? "inclusive" : "exclusive", (unsigned long long)m, (unsigned long long)bad);
+    failures += bad != 0;
+  };
+#define CFG(NAME, PIPE)                                                                                          \
+  {                                                                                                              \
+    auto run = [&](u64 m, bool inclusive) {                                                                      \
+      dl::run<unsigned, sluice::sum, lookback::tuning, PIPE>(in, out, m, inclusive, 7u, sluice::sum{}, 0, "t",  \
+                                                             dl::pipeline_settings{sluice::detail::setting::on}); \
+    };                                                                                                           \
+    if (rep == 0)                                                                                                \
+      for (u64 m : {n, n - 4097, u64{20000}, u64{1}}) check(NAME, true, m, run), check(NAME, false, m, run);     \
+    const float inc = event_median_ms(3, 15, [] {}, [&] { run(n, true); });                                       \
+    const float exc = event_median_ms(3, 15, [] {}, [&] { run(n, false); });                                      \
+    std::printf("u32 %-34s inclusive %.4f ms %.3f of copy, exclusive %.4f ms %.3f of copy\n", NAME, inc, copy / inc, exc, copy / exc); \
+  }
+  for (int rep = 0; rep < 2; ++rep) {
+    CFG("default 5v 5s lag 2", D)
+    CFG("release 5v 4s lag 2", R5v4)
+    CFG("wide 5v 5s lag 2", W5v5)
+    CFG("wide release 5v 4s lag 2", WR5v4)
+    CFG("wide release 6v 3s lag 2", WR6v3)
+    CFG("wide release 4v 5s lag 2", WR4v5)
+    CFG("wide release 5v 4s lag 1", WR5v4L1)
+  }
+  // f32: time, and the same bits from run to run.
+  float* fin = reinterpret_cast<float*>(in);
+  float* fout = reinterpret_cast<float*>(out);
+  std::vector<float> hf(n);
+  for (u64 i = 0; i < n; ++i) hf[i] = static_cast<float>(h[i]) / 65536.0f - 0.5f;
+  cudaMemcpy(fin, hf.data(), n * 4, cudaMemcpyHostToDevice);
+  std::vector<float> first(n), again(n);
+#define FCFG(NAME, PIPE)                                                                                             \
+  {                                                                                                                  \
+    auto run = [&] {                                                                                                 \
+      dl::run<float, sluice::sum, lookback::tuning, PIPE>(fin, fout, n, true, 0.0f, sluice::sum{}, 0, "t",           \
+                                                          dl::pipeline_settings{sluice::detail::setting::on});       \
+    };                                                                                                               \
+    run();                                                                                                           \
+    cudaMemcpy(first.data(), fout, n * 4, cudaMemcpyDeviceToHost);                                                   \
+    const float t = event_median_ms(3, 15, [] {}, run);                                                              \
+    cudaMemcpy(again.data(), fout, n * 4, cudaMemcpyDeviceToHost);                                                   \
+    const bool same = std::memcmp(first.data(), again.data(), n * 4) == 0;                                           \
+    failures += !same;                                                                                               \
+    std::printf("f32 %-34s inclusive %.4f ms %.3f of copy; the first run and the 19th bitwise the same: %s; last %g\n", NAME, t, copy / t, \
+                same ? "yes" : "NO", static_cast<double>(again[n - 1]));                                             \
+  }
+  FCFG("default 5v 5s lag 2", FD)
+  FCFG("wide release 5v 4s lag 2", FWR5v4)
+  FCFG("wide release 6v 3s lag 2", FWR6v3)
+  std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+  return failures != 0;
+}
