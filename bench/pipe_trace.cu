@@ -152,6 +152,8 @@ using R_8v5s_w2_1b = sl::pipeline<unsigned, false, 8, 5, 1, 2, 1, true, true>;
 using Q_default = sl::pipeline<unsigned long long, false>;
 using Q_6v3s_w2 = sl::pipeline<unsigned long long, false, 6, 3, 2, 2, 1, true, true>;
 using Q_7v5s_w2_1b = sl::pipeline<unsigned long long, false, 7, 5, 1, 2, 1, true, true>;
+using R_7v3s_w2 = sl::pipeline<unsigned, false, 7, 3, 2, 2, 1, true, true>;
+using R_6v4s_w2 = sl::pipeline<unsigned, false, 6, 4, 2, 2, 1, true, true>;
 using Q_5v3s_w2 = sl::pipeline<unsigned long long, false, 5, 3, 2, 2, 1, true, true>;
 using Q_4v4s_w2 = sl::pipeline<unsigned long long, false, 4, 4, 2, 2, 1, true, true>;
 using Q_4v3s_w2 = sl::pipeline<unsigned long long, false, 4, 3, 2, 2, 1, true, true>;
@@ -166,6 +168,18 @@ using F_4v4s_w2 = sl::pipeline<unsigned, true, 4, 4, 2, 2, 1, true, true>;
 int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
+  if (argc > 1 && std::string_view(argv[1]) == "u32big") {  // larger u32 tiles (stop 32, run 14)
+    harness<unsigned> u;
+    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
+    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    for (double r : {0.1, 0.5, 0.9}) {
+      u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
+      u.pred<R_7v3s_w2>("release 7v 3s 2b lag 2 wide", r);
+      u.pred<R_6v4s_w2>("release 6v 4s 2b lag 2 wide", r);
+    }
+    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+    return failures != 0;
+  }
   if (argc > 1 && std::string_view(argv[1]) == "u64") {  // the 8-byte shapes without spills (stop 32, run 13)
     harness<unsigned long long> q;
     copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(q.out, q.in, total_bytes, cudaMemcpyDeviceToDevice); });
