@@ -747,42 +747,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
     SLUICE_PIPE_STAMP(round, 2);
 
-    // B. Warp 0: the newest tile's count published, then the look-back for `done`.
-    unsigned long long wide_before = 0;
-    if constexpr (Q::wide) {
-      if (warp == 0 && cur != none) {
-        const unsigned c = lane < Q::warps ? warp_counts[lane] : 0;
-        unsigned incl;
-        warp_scan(warp_storage[0]).InclusiveSum(c, incl);
-        const unsigned kept = __shfl_sync(0xffffffffu, incl, Q::warps - 1);
-        if (lane < Q::warps) warp_before[round % (L + 1)][lane] = incl - c;
-        if (lane == 0) {
-          state.publish(cur, lookback::aggregate, kept);
-          tile_count[round % (L + 1)] = kept;
-        }
-      }
-      if (done != none) {  // the tiles between this block's previous done tile (included) and done
-        unsigned long long mine = 0;
-#pragma unroll
-        for (unsigned k = 0; k < W; ++k) {
-          while (wide_status[k] == lookback::invalid) wide_status[k] = state.peek(wide_tile(threadIdx.x + k * Q::threads), wide_count[k]);
-          mine += wide_count[k];
-        }
-#pragma unroll
-        for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
-        if (lane == 0) wide_sums[0][warp] = mine;
-      }
-      if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
-        if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-      __syncthreads();
-      if (done != none) {
-        unsigned long long between = 0;
-#pragma unroll
-        for (unsigned w = 0; w < Q::warps; ++w) between += wide_sums[0][w];
-        wide_before = last_before + between;
-        last_before = wide_before;
-      }
-    } else {
+    // B. Warp 0: the newest tile's count published, then (walking back) the look-back for `done`; wide: the
+    // whole block reads the counts since this block's previous done tile (included) up to done.
     if (warp == 0) {
       if (cur != none) {
         const unsigned c = lane < Q::warps ? warp_counts[lane] : 0;
@@ -795,7 +761,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
           tile_count[round % (L + 1)] = kept;
         }
       }
-      if (done != none) {
+      if (!Q::wide && done != none) {
         unsigned long long before = 0;
         if (done > 0) {
           before = lookback::exclusive_prefix<Tuning>(state, done, sluice::sum{});
@@ -804,9 +770,31 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         if (lane == 0) tile_before = before;
       }
     }
+    if constexpr (Q::wide) {
+      if (done != none) {
+        unsigned long long mine = 0;
+#pragma unroll
+        for (unsigned k = 0; k < W; ++k) {
+          while (wide_status[k] == lookback::invalid) wide_status[k] = state.peek(wide_tile(threadIdx.x + k * Q::threads), wide_count[k]);
+          mine += wide_count[k];
+        }
+#pragma unroll
+        for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
+        if (lane == 0) wide_sums[0][warp] = mine;
+      }
+    }
     if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
       if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
     __syncthreads();
+    unsigned long long wide_before = 0;
+    if constexpr (Q::wide) {
+      if (done != none) {
+        unsigned long long between = 0;
+#pragma unroll
+        for (unsigned w = 0; w < Q::warps; ++w) between += wide_sums[0][w];
+        wide_before = last_before + between;
+        last_before = wide_before;
+      }
     }
     SLUICE_PIPE_STAMP(round, 3);
 

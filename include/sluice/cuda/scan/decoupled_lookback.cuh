@@ -337,7 +337,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         }
       }
     }
-    maybe<T> wide_before{T{}, false};
     if constexpr (Q::wide) {
       if (done != none) {  // this thread's entries in order, then the warp's lanes in order
         maybe<T> part{T{}, false};
@@ -354,20 +353,19 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         }
         if (lane == 0) wide_part[warp] = part.v, wide_has[warp] = part.has;
       }
-      if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
-        if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-      __syncthreads();
-      if (done != none) {
+    }
+    if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
+      if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    __syncthreads();
+    maybe<T> wide_before{T{}, false};
+    if constexpr (Q::wide) {
+      if (done != none) {  // the warps in order, after what preceded this block's previous done tile
         maybe<T> between{T{}, false};
 #pragma unroll
         for (unsigned w = 0; w < Q::warps; ++w) between = then(between, maybe<T>{wide_part[w], wide_has[w]}, op);
         wide_before = then(last_before, between, op);
         last_before = wide_before;
       }
-    } else {
-      if constexpr (Q::release)
-        if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-      __syncthreads();
     }
 
     // C. `done`, scanned: back into its buffer (whole tiles, stored in bulk below) or straight to memory (the
