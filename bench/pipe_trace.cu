@@ -28,7 +28,7 @@ int failures = 0;
 float copy_ms = 0;
 const u64 total_bytes = u64{1} << 30;  // 2^28 u32, 2^27 u64
 unsigned long long* tr = nullptr;
-const u64 slots = (total_bytes / 4 / 1024 + 8192) * 5;  // tiles of at least 1024 elements, plus the last rounds
+const u64 slots = (total_bytes / 4 / 1024 + 8192) * 10;  // tiles of at least 1024 elements, plus the last rounds
 
 template <class T>
 double quantile(std::vector<T> v, double p) {
@@ -41,6 +41,11 @@ double quantile(std::vector<T> v, double p) {
 template <class F>
 void study(const char* what, double bytes, unsigned blocks_per_sm, F launch) {
   const float ms = event_median_ms(3, 11, [] {}, launch);
+#ifndef SLUICE_PIPE_TRACE
+  std::printf("%-44s %.4f ms  %.3f of copy\n", what, ms, bytes / ms / (2.0 * total_bytes / copy_ms));
+  (void)blocks_per_sm;
+  return;
+#endif
   std::vector<unsigned long long> t(slots);
   cudaMemset(tr, 0, slots * 8);
   launch();
@@ -49,18 +54,25 @@ void study(const char* what, double bytes, unsigned blocks_per_sm, F launch) {
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   const u64 grid = u64{blocks_per_sm} * sms;
-  std::vector<double> wait, a, b, c, round;
-  for (u64 r = 0; (r + 2) * grid * 5 <= slots; ++r)
+  std::vector<double> wait, a, b, b_own, b_publish, b_issue, b_staging, c, round;
+  for (u64 r = 0; (r + 2) * grid * 10 <= slots; ++r)
     for (u64 blk = 0; blk < grid; ++blk) {
-      const unsigned long long* x = &t[(r * grid + blk) * 5];
+      const unsigned long long* x = &t[(r * grid + blk) * 10];
       if (x[0] == 0) continue;
       if (x[1]) wait.push_back(double(x[1] - x[0])), a.push_back(double(x[2] - x[1]));
       b.push_back(double(x[3] - x[2])), c.push_back(double(x[4] - x[3]));
-      const unsigned long long* nx = x + grid * 5;
+      if (x[5]) b_own.push_back(double(x[5] - x[2]));
+      if (x[7]) b_publish.push_back(double(x[7] - x[2]));
+      if (x[8] && x[6] >= x[8]) b_issue.push_back(double(x[8] - x[2])), b_staging.push_back(double(x[6] - x[8]));
+      const unsigned long long* nx = x + grid * 10;
       if (nx[0]) round.push_back(double(nx[0] - x[0]));
     }
   std::printf("%-44s %.4f ms  %.3f of copy\n", what, ms, bytes / ms / (2.0 * total_bytes / copy_ms));
-  for (auto [name, v] : {std::pair{"wait for tile", &wait}, {"A ranks", &a}, {"B look-back", &b}, {"C store", &c}, {"round", &round}})
+  // B's parts, from A's end (thread 0's stamp): thread 0 to its count published, and to its share of the wide
+  // look-back summed; the copier (the block's last thread) to its refill asked for, then to the staging buffer free.
+  for (auto [name, v] : {std::pair{"wait for tile", &wait}, {"A ranks", &a}, {"B look-back", &b}, {"B: published", &b_publish},
+                         {"B: thread 0's", &b_own}, {"B: refill asked", &b_issue}, {"B: staging", &b_staging}, {"C store", &c},
+                         {"round", &round}})
     std::printf("    %-14s ns: p10 %6.0f  p50 %6.0f  p90 %6.0f  p99 %6.0f\n", name, quantile(*v, 0.1), quantile(*v, 0.5),
                 quantile(*v, 0.9), quantile(*v, 0.99));
 }
@@ -157,17 +169,97 @@ using R_6v4s_w2 = sl::pipeline<unsigned, false, 6, 4, 2, 2, 1, true, true>;
 using Q_5v3s_w2 = sl::pipeline<unsigned long long, false, 5, 3, 2, 2, 1, true, true>;
 using Q_4v4s_w2 = sl::pipeline<unsigned long long, false, 4, 4, 2, 2, 1, true, true>;
 using Q_4v3s_w2 = sl::pipeline<unsigned long long, false, 4, 3, 2, 2, 1, true, true>;
-using PP_default = sl::partition_pipeline<unsigned>;
+using PP_default = sl::pipeline<unsigned, false, 5, 5, 2, 1, 2>;  // the default before stop 33
 using PP_6v3s_w2 = sl::pipeline<unsigned, false, 6, 3, 2, 2, 2, true, true>;
 using PP_5v4s_w2 = sl::pipeline<unsigned, false, 5, 4, 2, 2, 2, true, true>;
-using PQ_default = sl::partition_pipeline<unsigned long long>;
+using PQ_default = sl::pipeline<unsigned long long, false, 6, 4, 2, 1, 2>;  // the default before stop 33
 using PQ_6v3s_w2 = sl::pipeline<unsigned long long, false, 6, 3, 2, 2, 2, true, true>;
 using F_default = sl::pipeline<unsigned, true>;
 using F_4v4s_w2 = sl::pipeline<unsigned, true, 4, 4, 2, 2, 1, true, true>;
+// Stop 33: three blocks per SM (smaller tiles, fewer registers: 80 a thread at most); C storing by every
+// thread instead of one bulk copy was measured too (run 1; 0.67 / 0.75 / 0.83, its parameter since removed).
+using R_4v3s_w2_3b = sl::pipeline<unsigned, false, 4, 3, 3, 2, 1, true, true>;
+using R_5v2s_w2_3b = sl::pipeline<unsigned, false, 5, 2, 3, 2, 1, true, true>;
+using R_4v3s_w1_3b = sl::pipeline<unsigned, false, 4, 3, 3, 1, 1, true, true>;
+using R_6v2s_w2 = sl::pipeline<unsigned, false, 6, 2, 2, 2, 1, true, true>;
+using R_7v2s_w2 = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true>;
+using R_5v2s_w2 = sl::pipeline<unsigned, false, 5, 2, 2, 2, 1, true, true>;
+using Q_6v2s_w2 = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true>;
+using Q_5v2s_w2 = sl::pipeline<unsigned long long, false, 5, 2, 2, 2, 1, true, true>;
+using PP_6v2s_w2 = sl::pipeline<unsigned, false, 6, 2, 2, 2, 2, true, true>;
+using PP_5v3s_w2 = sl::pipeline<unsigned, false, 5, 3, 2, 2, 2, true, true>;
+using PQ_5v2s_w2 = sl::pipeline<unsigned long long, false, 5, 2, 2, 2, 2, true, true>;
+using F_4v2s_w2 = sl::pipeline<unsigned, true, 4, 2, 2, 2, 1, true, true>;
+using F_4v3s_w2 = sl::pipeline<unsigned, true, 4, 3, 2, 2, 1, true, true>;
+using F_5v2s_w2 = sl::pipeline<unsigned, true, 5, 2, 2, 2, 1, true, true>;
 
 int main(int argc, char** argv) {
+#ifdef SLUICE_PIPE_TRACE
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
+#endif
+  if (argc > 1 && std::string_view(argv[1]) == "shapes2") {  // with the words decoded in B (stop 33); build without the trace
+    {
+      harness<unsigned> u;
+      copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
+      std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+      for (double r : {0.1, 0.5, 0.9}) {
+        u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
+        u.pred<R_6v2s_w2>("release 6v 2s 2b lag 2 wide", r);
+        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide", r);
+        u.pred<R_5v2s_w2>("release 5v 2s 2b lag 2 wide", r);
+      }
+      for (double r : {0.5, 0.9}) {
+        u.pred<PP_default, sl::mode::partition>("pass 5v 5s 2b lag 1 (default)", r);
+        u.pred<PP_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", r);
+        u.pred<PP_6v2s_w2, sl::mode::partition>("pass release 6v 2s 2b lag 2 wide", r);
+        u.pred<PP_5v3s_w2, sl::mode::partition>("pass release 5v 3s 2b lag 2 wide", r);
+      }
+      u.flags<F_4v4s_w2>("pipelined release 4v 4s lag 2 wide (default)");
+      u.flags<F_4v3s_w2>("pipelined release 4v 3s lag 2 wide");
+      u.flags<F_4v2s_w2>("pipelined release 4v 2s lag 2 wide");
+      u.flags<F_5v2s_w2>("pipelined release 5v 2s lag 2 wide");
+    }
+    {
+      harness<unsigned long long> q;
+      for (double r : {0.1, 0.5, 0.9}) {
+        q.pred<Q_default>("7v 4s 1b lag 1 (default)", r);
+        q.pred<Q_6v3s_w2>("release 6v 3s 2b lag 2 wide", r);
+        q.pred<Q_6v2s_w2>("release 6v 2s 2b lag 2 wide", r);
+        q.pred<Q_5v2s_w2>("release 5v 2s 2b lag 2 wide", r);
+        q.pred<Q_4v3s_w2>("release 4v 3s 2b lag 2 wide", r);
+      }
+      q.pred<PQ_default, sl::mode::partition>("pass 6v 4s 2b lag 1 (default)", 0.9);
+      q.pred<PQ_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", 0.9);
+      q.pred<PQ_5v2s_w2, sl::mode::partition>("pass release 5v 2s 2b lag 2 wide", 0.9);
+    }
+    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+    return failures != 0;
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "probe") {  // B's parts; two buffers (stop 33)
+    harness<unsigned> u;
+    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
+    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    for (double r : {0.1, 0.5, 0.9}) {
+      u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
+      u.pred<R_6v2s_w2>("release 6v 2s 2b lag 2 wide", r);
+    }
+    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+    return failures != 0;
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "u32store") {  // three blocks per SM (stop 33)
+    harness<unsigned> u;
+    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
+    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    for (double r : {0.1, 0.5, 0.9}) {
+      u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
+      u.pred<R_4v3s_w2_3b>("release 4v 3s 3b lag 2 wide", r);
+      u.pred<R_5v2s_w2_3b>("release 5v 2s 3b lag 2 wide", r);
+      u.pred<R_4v3s_w1_3b>("release 4v 3s 3b lag 1 wide", r);
+    }
+    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+    return failures != 0;
+  }
   if (argc > 1 && std::string_view(argv[1]) == "u32big") {  // larger u32 tiles (stop 32, run 14)
     harness<unsigned> u;
     copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });

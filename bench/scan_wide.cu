@@ -22,6 +22,8 @@ using WR5v4 = dl::pipeline<unsigned, 5, 4, 2, schedule::keep, 2, true, true>;
 using WR6v3 = dl::pipeline<unsigned, 6, 3, 2, schedule::keep, 2, true, true>;
 using WR4v5 = dl::pipeline<unsigned, 4, 5, 2, schedule::keep, 2, true, true>;
 using WR5v4L1 = dl::pipeline<unsigned, 5, 4, 2, schedule::keep, 1, true, true>;
+using WR6v2 = dl::pipeline<unsigned, 6, 2, 2, schedule::keep, 2, true, true>;  // stop 33: two buffers
+using WR7v2 = dl::pipeline<unsigned, 7, 2, 2, schedule::keep, 2, true, true>;
 using FD = dl::pipeline<float>;
 using FWR5v4 = dl::pipeline<float, 5, 4, 2, schedule::keep, 2, true, true>;
 using FWR6v3 = dl::pipeline<float, 6, 3, 2, schedule::keep, 2, true, true>;
@@ -74,6 +76,8 @@ int main() {
     CFG("wide release 6v 3s lag 2", WR6v3)
     CFG("wide release 4v 5s lag 2", WR4v5)
     CFG("wide release 5v 4s lag 1", WR5v4L1)
+    CFG("wide release 6v 2s lag 2", WR6v2)
+    CFG("wide release 7v 2s lag 2", WR7v2)
   }
   // f32: time, and the same bits from run to run.
   float* fin = reinterpret_cast<float*>(in);

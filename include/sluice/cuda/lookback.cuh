@@ -80,12 +80,21 @@ struct tile_state {
     }
   }
 
+  // Packed: `tile`'s word, loaded and left undecoded, so that the load stays in flight until decode() needs
+  // it (a wide look-back asks for its words at a round's start and decodes them a phase later).
+  __device__ unsigned long long word(u64 tile) const {
+    static_assert(packed);
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+  }
+  __device__ status decode(unsigned long long x, T& v) const {
+    static_assert(packed);
+    v = from_bits<T>(static_cast<unsigned>(x >> 32));
+    return (static_cast<unsigned>(x) >> 2 & epoch_mask) == epoch ? static_cast<status>(x & 3u) : invalid;
+  }
   // One look at `tile`: its best status (prefix over aggregate), and that value unless it is invalid.
   __device__ status peek(u64 tile, T& v) const {
     if constexpr (packed) {
-      const unsigned long long x = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
-      v = from_bits<T>(static_cast<unsigned>(x >> 32));
-      return (static_cast<unsigned>(x) >> 2 & epoch_mask) == epoch ? static_cast<status>(x & 3u) : invalid;
+      return decode(word(tile), v);
     } else {
       const unsigned st = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).load(cuda::memory_order_acquire);
       if (st == invalid) return invalid;
@@ -113,12 +122,17 @@ struct count_state {
     const unsigned long long w = epoch ? v << 26 | epoch << 2 | st : v << 2 | st;
     cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).store(w, cuda::memory_order_relaxed);
   }
-  __device__ status peek(u64 tile, unsigned long long& v) const {
-    const unsigned long long x = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+  // `tile`'s word, loaded and left undecoded (as tile_state::word), and what it says.
+  __device__ unsigned long long word(u64 tile) const {
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+  }
+  __device__ status decode(unsigned long long x, unsigned long long& v) const {
     if (epoch == 0) return v = x >> 2, static_cast<status>(x & 3u);
     v = x >> 26;
     return (static_cast<unsigned>(x) >> 2 & epoch_mask) == epoch ? static_cast<status>(x & 3u) : invalid;
   }
+  __device__ unsigned long long none_word() const { return epoch ? epoch << 2 | prefix : prefix; }  // decodes as a prefix of 0
+  __device__ status peek(u64 tile, unsigned long long& v) const { return decode(word(tile), v); }
 };
 
 // The scratch of one look-back launch: [0, 8) two tile counters, [8, 16) the caller's (zero where epoch()

@@ -42,18 +42,19 @@ __device__ inline unsigned long long now() {
 #else
 #define SLUICE_TRACE(tile, k) (void)0
 #endif
-#ifdef SLUICE_PIPE_TRACE  // tuning studies only (bench/pipe_trace.cu): per block and round of the pipelined compact, five stamps
+#ifdef SLUICE_PIPE_TRACE  // tuning studies only (bench/pipe_trace.cu): per block and round of the pipelined compact, ten stamps
 __device__ unsigned long long* pipe_trace;
 __device__ inline unsigned long long pipe_now() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
-#define SLUICE_PIPE_STAMP(round, k) \
-  if (threadIdx.x == 0) pipe_trace[(u64{round} * gridDim.x + blockIdx.x) * 5 + (k)] = pipe_now()
+#define SLUICE_PIPE_STAMP_BY(thread, round, k) \
+  if (threadIdx.x == (thread)) pipe_trace[(u64{round} * gridDim.x + blockIdx.x) * 10 + (k)] = pipe_now()
 #else
-#define SLUICE_PIPE_STAMP(round, k) (void)0
+#define SLUICE_PIPE_STAMP_BY(thread, round, k) (void)0
 #endif
+#define SLUICE_PIPE_STAMP(round, k) SLUICE_PIPE_STAMP_BY(0, round, k)
 
 enum class mode { compact, partition, unordered };
 
@@ -524,30 +525,32 @@ struct pipeline {
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
 };
 
-// Partition's pipeline: each buffer with room for both runs; two blocks per SM, 6 vectors per thread and 4
-// buffers for 8-byte elements (24 KiB tiles), 5 and 5 for 4-byte ones (20 KiB): the best of 5 shapes each
-// (bench/partition_tuning.cu; compact's 7 vectors and one block per SM took 1.07-1.12x the time for u64).
+// Partition's pipeline (the reversed pass): each buffer with room for both runs; two blocks per SM, two
+// buffers released after A and a staging buffer, a lag of 2 rounds, the wide look-back; 6 vectors per thread
+// for 4-byte elements (24 KiB tiles), 5 for 8-byte ones (40 KiB). Stop 33 (bench/pipe_trace.cu shapes2, run 5):
+// 0.831 of the copy at 90% kept for u32 and 0.822 for u64, where the walk-back shapes before (5 vectors and 5
+// buffers; 6 and 4) moved 0.733 and 0.752.
 template <class T>
-using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 6 : 5, sizeof(T) == 8 ? 4 : 5, 2, 1, 2>;
-// The compact's pipeline (bench/pipe_trace.cu and bench/pipelined_compact_tuning.cu, docs/performance.md):
-// - 4-byte elements by predicate: tiles of 6 vectors per thread (24 KiB), two blocks per SM, 3 buffers
-//   released after A and a staging buffer, a lag of 2 rounds, the wide look-back. Stop 32 traced the rounds:
-//   with the walk-back look-back (B) a round's look-back took 1.8-2.9 us of its 3.1-4.5 (p50), the longest
-//   phase; the wide one takes 0.7-0.8 us, and with the buffers released early and the lag of 2 the kernel
-//   moves 0.747 / 0.877 / 0.928 of the copy at 10 / 50 / 90% kept (it was 0.731 / 0.831 / 0.870).
-// - With flags (pipelined=on only; the phased path is the default): 4 vectors (16 KiB of u32), two blocks
-//   per SM, 4 buffers released early, lag 2, wide: 0.835 of the copy at 50% kept (0.782 before).
-// - 8-byte elements by predicate: 7 vectors (28 KiB), one block per SM (two do not fit), 4 buffers, lag 1,
-//   the walk-back look-back: the released wide shape took 1.03x its time at 10% kept (0.783 of the copy
-//   against 0.804; 0.876 / 0.929 against 0.865 / 0.884 at 50 / 90%), and u64 at 10% is where CUB is closest.
+using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2, true, true>;
+// The compact's pipeline (bench/pipe_trace.cu, docs/performance.md, stops 32 and 33): two blocks per SM, two
+// buffers released as soon as A has read them and a staging buffer for C, a lag of 2 rounds, the wide look-back.
+// - Stop 32 traced the rounds: the walk-back look-back (B) took 1.8-2.9 us of a round's 3.1-4.5 (p50); the wide
+//   one reads the G counts it needs at once.
+// - Stop 33: those counts' words are decoded only in B. Decoded as asked for, each thread waited out its loads
+//   (1-2 us of L2 latency under this traffic) before even waiting for its tile. With that, fewer bytes in flight
+//   measured faster (the loads' latency grows with them): 2 buffers, not 3.
+// - 4-byte elements by predicate: 6 vectors per thread (24 KiB tiles): 0.910 / 0.964 / 0.978 of the copy at
+//   10 / 50 / 90% kept (run 5; stop 32's shape: 0.731 / 0.831 / 0.870 before the wide look-back, 0.886 /
+//   0.962 / 0.978 with 3 buffers and the words decoded in B).
+// - 8-byte elements by predicate: 6 vectors (48 KiB tiles): 0.937 / 0.965 / 0.978, where stop 32's shape (7
+//   vectors, one block per SM, 4 buffers, lag 1, the walk back) moved 0.813 / 0.873 / 0.884.
+// - With flags (pipelined=on only; the phased path is the default): 5 vectors (20 KiB of u32): 0.980 of the
+//   copy at 50% kept (4 vectors and 4 buffers: 0.928).
 // Auto takes it for predicates from 64 MiB of input on (2^24 four-byte or 2^23 eight-byte elements); with
-// flags the phased path measured faster at every size (it reads the flags once more, then keep bits, but
-// waits on no other tile), so there the pipeline runs only when asked for (pipelined=on), for 4-byte
-// elements. 16-byte elements keep the single pass (not measured).
+// flags the phased path is the default (measured faster at every size before stop 33), so there the pipeline
+// runs only when asked for (pipelined=on), for 4-byte elements. 16-byte elements keep the single pass.
 template <class T, bool Flags>
-using compact_pipeline = std::conditional_t<Flags, pipeline<T, true, 4, 4, 2, 2, 1, true, true>,
-                                            std::conditional_t<sizeof(T) == 8, pipeline<T, false, 7, 4, 1, 1>,
-                                                               pipeline<T, false, 6, 3, 2, 2, 1, true, true>>>;
+using compact_pipeline = std::conditional_t<Flags, pipeline<T, true, 5, 2, 2, 2, 1, true, true>, pipeline<T, false, 6, 2, 2, 2, 1, true, true>>;
 template <mode M, class T, bool Flags>
 using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partition_pipeline<T>, compact_pipeline<T, Flags>>;
 
@@ -704,6 +707,24 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   };
 
   u64 prev = none, older = none;  // the tiles counted one and two rounds before (none: no such tile)
+  // Wide look-back: the counts a round needs, asked for at its start (in flight while A runs). Entry k of this
+  // thread: block b = threadIdx.x + k * threads's tile in done's round where b is before this block, else in
+  // the round before (none in the first); they exist, being before done.
+  // The words are decoded only in B: a load whose word is decoded at once holds its thread until it returns
+  // (stop 33: the words were decoded as asked for, so each thread waited out its loads, one after the other,
+  // before the tile wait).
+  constexpr unsigned W = Q::wide ? Q::wide_per_thread : 1;
+  unsigned long long wide_word[W];
+  auto wide_tile = [&](u64 d, unsigned b) { return b < blockIdx.x ? d - blockIdx.x + b : d - blockIdx.x - gridDim.x + b; };
+  auto ask = [&](u64 d) {
+#pragma unroll
+    for (unsigned k = 0; k < W; ++k) {
+      const unsigned b = threadIdx.x + k * Q::threads;
+      const bool exists = d != none && b < gridDim.x && (b < blockIdx.x || d >= gridDim.x);
+      wide_word[k] = exists ? state.word(wide_tile(d, b)) : state.none_word();  // none: nothing to wait for
+    }
+  };
+  ask(none);
   unsigned long long last_before = 0;  // wide look-back: the kept elements before this block's previous done tile
   // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
   // their rounds' A (the 1 arrays one round old, the 2 arrays two).
@@ -719,22 +740,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     T xc[V][PV];
     unsigned keepc[V], lbc[V];
     SLUICE_PIPE_STAMP(round, 0);
-    // Wide look-back: the counts it needs asked for now, in flight while A runs. Entry k of this thread:
-    // block b = threadIdx.x + k * threads's tile in done's round where b is before this block, else in the
-    // round before (none in the first); they exist, being before done.
-    constexpr unsigned W = Q::wide ? Q::wide_per_thread : 1;
-    unsigned long long wide_count[W];
-    lookback::status wide_status[W];
-    auto wide_tile = [&](unsigned b) { return b < blockIdx.x ? done - blockIdx.x + b : done - blockIdx.x - gridDim.x + b; };
-    if constexpr (Q::wide) {
-#pragma unroll
-      for (unsigned k = 0; k < W; ++k) {
-        const unsigned b = threadIdx.x + k * Q::threads;
-        wide_count[k] = 0;
-        wide_status[k] = lookback::prefix;  // no such tile: nothing to wait for
-        if (done != none && b < gridDim.x && (b < blockIdx.x || done >= gridDim.x)) wide_status[k] = state.peek(wide_tile(b), wide_count[k]);
-      }
-    }
+    if constexpr (Q::wide) ask(done);
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
@@ -746,6 +752,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     if constexpr (Q::release)  // buffer s read: it receives the tile S rounds on
       if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
     SLUICE_PIPE_STAMP(round, 2);
+    SLUICE_PIPE_STAMP_BY(Q::threads - 1, round, 8);
 
     // B. Warp 0: the newest tile's count published, then (walking back) the look-back for `done`; wide: the
     // whole block reads the counts since this block's previous done tile (included) up to done.
@@ -761,6 +768,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
           tile_count[round % (L + 1)] = kept;
         }
       }
+      SLUICE_PIPE_STAMP(round, 7);
       if (!Q::wide && done != none) {
         unsigned long long before = 0;
         if (done > 0) {
@@ -775,16 +783,20 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         unsigned long long mine = 0;
 #pragma unroll
         for (unsigned k = 0; k < W; ++k) {
-          while (wide_status[k] == lookback::invalid) wide_status[k] = state.peek(wide_tile(threadIdx.x + k * Q::threads), wide_count[k]);
-          mine += wide_count[k];
+          unsigned long long c;
+          lookback::status st = state.decode(wide_word[k], c);
+          while (st == lookback::invalid) st = state.peek(wide_tile(done, threadIdx.x + k * Q::threads), c);
+          mine += c;
         }
 #pragma unroll
         for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
         if (lane == 0) wide_sums[0][warp] = mine;
       }
     }
+    SLUICE_PIPE_STAMP(round, 5);
     if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
       if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    SLUICE_PIPE_STAMP_BY(Q::threads - 1, round, 6);
     __syncthreads();
     unsigned long long wide_before = 0;
     if constexpr (Q::wide) {

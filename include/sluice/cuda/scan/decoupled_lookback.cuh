@@ -286,19 +286,16 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
     // Wide: the aggregates B needs asked for now, in flight while A runs. Entry k of this thread is tile
     // done - G + threadIdx.x * W + k (from this block's tile of the round before done's, up to done).
+    // Their words are decoded only in B (a word decoded as asked for holds the thread until its load returns).
     constexpr unsigned W = Q::wide ? Q::wide_per_thread : 1;
-    T wide_value[W];
-    lookback::status wide_status[W];
+    unsigned long long wide_word[W];
     const long long wide_first = done == none ? 0 : static_cast<long long>(done) - gridDim.x + threadIdx.x * W;
     auto wide_valid = [&](unsigned k) {
       return done != none && threadIdx.x * W + k < gridDim.x && wide_first + k >= 0;
     };
     if constexpr (Q::wide) {
 #pragma unroll
-      for (unsigned k = 0; k < W; ++k) {
-        wide_status[k] = lookback::prefix;  // no such tile: nothing to wait for
-        if (wide_valid(k)) wide_status[k] = state.peek(static_cast<u64>(wide_first + k), wide_value[k]);
-      }
+      for (unsigned k = 0; k < W; ++k) wide_word[k] = wide_valid(k) ? state.word(static_cast<u64>(wide_first + k)) : 0;
     }
 
     // A. Reduce the newest tile.
@@ -343,8 +340,10 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #pragma unroll
         for (unsigned k = 0; k < W; ++k) {
           if (!wide_valid(k)) continue;
-          while (wide_status[k] == lookback::invalid) wide_status[k] = state.peek(static_cast<u64>(wide_first + k), wide_value[k]);
-          part = then(part, maybe<T>{wide_value[k], true}, op);
+          T v;
+          lookback::status st = state.decode(wide_word[k], v);
+          while (st == lookback::invalid) st = state.peek(static_cast<u64>(wide_first + k), v);
+          part = then(part, maybe<T>{v, true}, op);
         }
 #pragma unroll
         for (unsigned o = 1; o < 32; o *= 2) {
