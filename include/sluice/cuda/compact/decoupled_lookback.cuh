@@ -519,7 +519,7 @@ struct pipeline {
       std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0)) + (release ? stride * sizeof(T) : 0);
   static constexpr bool built = sizeof(T) == 4 || (sizeof(T) == 8 && !Flags);
   static constexpr u64 max_grid = wide ? u64{wide_per_thread} * threads : ~u64{0};
-  static constexpr u64 min_tiles = Flags ? ~u64{0} : (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on
+  static constexpr u64 min_tiles = (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on (64 MiB of elements)
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag == 1 || lag == 2, "two tiles kept in registers at most");
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
@@ -544,11 +544,12 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   0.962 / 0.978 with 3 buffers and the words decoded in B).
 // - 8-byte elements by predicate: 6 vectors (48 KiB tiles): 0.937 / 0.965 / 0.978, where stop 32's shape (7
 //   vectors, one block per SM, 4 buffers, lag 1, the walk back) moved 0.813 / 0.873 / 0.884.
-// - With flags (pipelined=on only; the phased path is the default): 5 vectors (20 KiB of u32): 0.980 of the
-//   copy at 50% kept (4 vectors and 4 buffers: 0.928).
-// Auto takes it for predicates from 64 MiB of input on (2^24 four-byte or 2^23 eight-byte elements); with
-// flags the phased path is the default (measured faster at every size before stop 33), so there the pipeline
-// runs only when asked for (pipelined=on), for 4-byte elements. 16-byte elements keep the single pass.
+// - With flags (4-byte elements): 5 vectors (20 KiB of u32): 0.980 of the copy at 50% kept (4 vectors and 4
+//   buffers: 0.928). In the synchronous call (run 8) it beats the phased path, which reads the flags twice
+//   (the second time as keep bits), from 2^24 to 2^30: 0.924 / 0.953 / 0.969 of the copy at 2^28 and 10 / 50
+//   / 90% kept against 0.916 / 0.936 / 0.936; at 2^22 it lost (0.337 against 0.410), at 2^23 level.
+// Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
+// flags keep the phased path: no pipeline is built for them). 16-byte elements keep the single pass.
 template <class T, bool Flags>
 using compact_pipeline = std::conditional_t<Flags, pipeline<T, true, 5, 2, 2, 2, 1, true, true>, pipeline<T, false, 6, 2, 2, 2, 1, true, true>>;
 template <mode M, class T, bool Flags>
