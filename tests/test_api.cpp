@@ -557,10 +557,10 @@ TEST_F(gpu, large_float_scans_repeat_bit_for_bit) {
   EXPECT_EQ(bad, 0u);
 }
 
-// Large compactions: the predicate form takes the pipelined path (from 2^24 four-byte elements on Hopper; the
-// single pass where it does not apply), the flagged form the phased one by default and the pipeline when asked:
-// a partial last tile whose bytes end off a 16-byte unit, an output shorter than the kept run (nothing written
-// past it), and a capture in a CUDA graph replayed twice.
+// Large compactions: both forms take the pipelined path (from 2^24 four-byte elements on Hopper; where it does
+// not apply, the predicate form the single pass and the flagged form the phased one, which is also asked for by
+// name): a partial last tile whose bytes end off a 16-byte unit, an output shorter than the kept run (nothing
+// written past it), and both forms captured in one CUDA graph replayed twice.
 TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
   const std::size_t n = (std::size_t{1} << (sanitizing() ? 18 : 24)) + 4097;  // sanitizing: the paths named below
   const std::uint32_t limit = 1u << 24;  // h spans [0, 2^25): about half kept by the predicate
@@ -575,15 +575,18 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   auto prefix_is = [](const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want, std::size_t k) {
     return got.size() >= k && std::equal(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(k), got.begin());
   };
-  device_buffer<std::uint32_t> in(h), out(n), graphed(n);
+  device_buffer<std::uint32_t> in(h), out(n), graphed(n), graphed_flags(n);
   const std::size_t short_size = by_flags.size() / 2 + 3;
   device_buffer<std::uint8_t> flags(hf);
-  device_buffer<std::uint64_t> count(2);
+  device_buffer<std::uint64_t> count(3);
   cudaStream_t s;
   ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
   const options opt{device::cuda, "best", s};
-  if (sanitizing()) {  // the paths "best" takes at 2^24: phased with flags, the pipeline with a predicate
-    EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:phased=on", s}), by_flags.size());
+  // The phased path, which best takes with flags below 2^24 (and for 8-byte elements).
+  EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, "decoupled-lookback:phased=on", s}), by_flags.size());
+  EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
+  if (sanitizing()) {  // the paths "best" takes at 2^24: the pipeline, with flags and with a predicate
+    EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, pipelined_spec(), s}), by_flags.size());
     EXPECT_TRUE(prefix_is(out.download(), by_flags, by_flags.size()));
     EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), {device::cuda, pipelined_spec(), s}), by_pred.size());
     EXPECT_TRUE(prefix_is(out.download(), by_pred, by_pred.size()));
@@ -609,6 +612,7 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   cudaGraph_t graph;
   ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
   sluice::compact_if_async(in, graphed, less_than(limit), count.data() + 1, opt);
+  sluice::compact_async(in, flags, graphed_flags, count.data() + 2, opt);
   ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
   cudaGraphExec_t exec;
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
@@ -616,6 +620,8 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
   EXPECT_EQ(count.download()[1], by_pred.size());
   EXPECT_TRUE(prefix_is(graphed.download(), by_pred, by_pred.size()));
+  EXPECT_EQ(count.download()[2], by_flags.size());
+  EXPECT_TRUE(prefix_is(graphed_flags.download(), by_flags, by_flags.size()));
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
   cudaStreamDestroy(s);
