@@ -61,6 +61,17 @@ row* runner::measure(const std::string& prim, const std::string& algo, const std
   return record(prim, algo, type, ratio, bytes, t.median_ms, t.repetitions);
 }
 
+void runner::measure_each(const std::string& prim, const std::string& type, double ratio, double bytes,
+                          const std::vector<std::pair<std::string, std::function<void()>>>& candidates) {
+  std::vector<const std::pair<std::string, std::function<void()>>*> kept;
+  std::vector<std::function<void()>> fs;
+  for (const auto& c : candidates)
+    if (wanted(prim, c.first)) kept.push_back(&c), fs.push_back(c.second);
+  if (fs.empty()) return;
+  const auto t = time_interleaved(d_, reps_, fs);
+  for (std::size_t i = 0; i < kept.size(); ++i) record(prim, kept[i]->first, type, ratio, bytes, t[i].median_ms, t[i].repetitions);
+}
+
 row* runner::record(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
                     double median_ms, int repetitions) {
   if (!wanted(prim, algo)) return nullptr;
@@ -336,6 +347,19 @@ std::vector<std::string> production_peers(device d) {
   return d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
 }
 
+// One case of the production suite: every peer's call (`call(options)`), timed together (runner::measure_each),
+// its rows labelled with what the peer's name resolves to for primitive p.
+template <class Call>
+void measure_peers(runner& r, const std::vector<std::string>& peers, primitive p, const std::string& prim, const std::string& type,
+                   double ratio, double bytes, const Call& call) {
+  std::vector<std::pair<std::string, std::function<void()>>> candidates;
+  for (const auto& a : peers) {
+    const options o{r.dev(), a, nullptr};
+    candidates.emplace_back(label_of(p, r.dev(), a), [o, &call] { call(o); });
+  }
+  r.measure_each(prim, type, ratio, bytes, candidates);
+}
+
 // Where the CPU production suite times the standard library and oneTBB beside sluice (issue 7): 2^26, and
 // the --n given.
 bool cpu_peers_at(std::uint64_t n) { return n == (std::uint64_t{1} << 26) || (args && args->n == n); }
@@ -394,11 +418,8 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
     const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
     buf<std::uint8_t> fl(flags, d);
     const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
-    for (const auto& a : peers) {
-      options o{d, a, nullptr};
-      r.measure("compact", label(primitive::compact, a), type, ratio, b + n + kept * sizeof(T),
-                [&] { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
-    }
+    measure_peers(r, peers, primitive::compact, "compact", type, ratio, b + n + kept * sizeof(T),
+                  [&](const options& o) { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
     if (std_peers)
       r.measure("compact", "std::copy_if", type, ratio, b + n + kept * sizeof(T), [&] { sink_int = std_copy_if_flags(in.host, flags, out.host); });
     for (const auto& a : {std::string("best"), std::string("decoupled-lookback")}) {
@@ -407,11 +428,8 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
       r.measure("compact_unordered", label(primitive::compact_unordered, a), type, ratio, b + n + kept * sizeof(T),
                 [&] { sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
     }
-    for (const auto& a : peers) {
-      options o{d, a, nullptr};
-      r.measure("partition", label(primitive::partition, a), type, ratio, 2 * b + n,
-                [&] { sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
-    }
+    measure_peers(r, peers, primitive::partition, "partition", type, ratio, 2 * b + n,
+                  [&](const options& o) { sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
     if (std_peers)
       r.measure("partition", "std::partition_copy", type, ratio, 2 * b + n,
                 [&] { sink_int = std_partition_copy_flags(in.host, flags, out.host, rejected); });
@@ -423,13 +441,10 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
       std::nth_element(sorted.begin(), sorted.begin() + (q < n ? q : n - 1), sorted.end());
       const T bound = sorted[q < n ? q : n - 1];
       const double kept_if = static_cast<double>(std::count_if(in.host.begin(), in.host.end(), [&](T x) { return x < bound; }));
-      for (const auto& a : peers) {
-        options o{d, a, nullptr};
-        r.measure("compact_if", label(primitive::compact, a), type, ratio, b + kept_if * sizeof(T),
-                  [&] { sink_int = sluice::compact_if(in.span(), out.span(), less_than(bound), o); });
-        r.measure("partition_if", label(primitive::partition, a), type, ratio, 2 * b,
-                  [&] { sink_int = sluice::partition(in.span(), out.span(), less_than(bound), o); });
-      }
+      measure_peers(r, peers, primitive::compact, "compact_if", type, ratio, b + kept_if * sizeof(T),
+                    [&](const options& o) { sink_int = sluice::compact_if(in.span(), out.span(), less_than(bound), o); });
+      measure_peers(r, peers, primitive::partition, "partition_if", type, ratio, 2 * b,
+                    [&](const options& o) { sink_int = sluice::partition(in.span(), out.span(), less_than(bound), o); });
       if (std_peers) {
         auto below = [bound](T x) { return x < bound; };
         r.measure("compact_if", "std::copy_if", type, ratio, b + kept_if * sizeof(T),
@@ -473,18 +488,18 @@ void production_suite(std::vector<row>& all, device d) {
     buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
     yardstick(r, d, in, out, "u32");
     read_yardstick(r, d, in);
-    auto label = [&](primitive p, const std::string& a) { return label_of(p, d, a); };
     {
       buf<float> fin(verify::make_values<float>(n, 2, verify::value_kind::sum), d), fout(std::vector<float>(n), d);
-      for (const auto& a : peers) {
-        options o{d, a, nullptr};
-        r.measure("reduce", label(primitive::reduce, a), "u32", -1, b, [&] { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });
-        r.measure("reduce", label(primitive::reduce, a), "f32", -1, b, [&] { sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o); });
-        r.measure("inclusive_scan", label(primitive::scan, a), "u32", -1, 2 * b, [&] { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); });
-        r.measure("inclusive_scan", label(primitive::scan, a), "f32", -1, 2 * b, [&] { sluice::inclusive_scan(fin.span(), fout.span(), sum{}, o); });
-        r.measure("exclusive_scan", label(primitive::scan, a), "u32", -1, 2 * b,
-                  [&] { sluice::exclusive_scan(in.span(), out.span(), u32{0}, sum{}, o); });
-      }
+      measure_peers(r, peers, primitive::reduce, "reduce", "u32", -1, b,
+                    [&](const options& o) { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });
+      measure_peers(r, peers, primitive::reduce, "reduce", "f32", -1, b,
+                    [&](const options& o) { sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o); });
+      measure_peers(r, peers, primitive::scan, "inclusive_scan", "u32", -1, 2 * b,
+                    [&](const options& o) { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); });
+      measure_peers(r, peers, primitive::scan, "inclusive_scan", "f32", -1, 2 * b,
+                    [&](const options& o) { sluice::inclusive_scan(fin.span(), fout.span(), sum{}, o); });
+      measure_peers(r, peers, primitive::scan, "exclusive_scan", "u32", -1, 2 * b,
+                    [&](const options& o) { sluice::exclusive_scan(in.span(), out.span(), u32{0}, sum{}, o); });
       if (d == device::cpu) {
         r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
         r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -57,6 +58,10 @@ class runner {
   // The pointer is good until the next measurement.
   row* measure(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
                const std::function<void()>& f, const std::function<void()>& setup = {});
+  // The algorithms of one case (label, call) timed together (time_interleaved), their rows appended in the
+  // given order; those the filters leave out are not run.
+  void measure_each(const std::string& prim, const std::string& type, double ratio, double bytes,
+                    const std::vector<std::pair<std::string, std::function<void()>>>& candidates);
   // Appends a row timed elsewhere (the gl device's queries), with its progress line; null when filtered out.
   row* record(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
               double median_ms, int repetitions);

@@ -24,6 +24,49 @@
 
 namespace sluice::tool {
 
+std::vector<timing> time_interleaved(device d, int reps, const std::vector<std::function<void()>>& fs) {
+  const std::size_t k = fs.size();
+  std::vector<std::vector<double>> ms(k);
+  for (const auto& f : fs) f();  // warm-up: module load, scratch pool growth
+#if SLUICE_HAS_CUDA
+  cudaEvent_t a = nullptr, b = nullptr;
+  if (d == device::cuda) {
+    cuda_backend::check_cuda(cudaEventCreate(&a), "bench", "cudaEventCreate");
+    cuda_backend::check_cuda(cudaEventCreate(&b), "bench", "cudaEventCreate");
+    cuda_backend::check_cuda(cudaDeviceSynchronize(), "bench", "cudaDeviceSynchronize");
+  }
+#endif
+  for (int r = 0; r < reps; ++r)
+    for (std::size_t j = 0; j < k; ++j) {
+      const std::size_t c = (static_cast<std::size_t>(r) + j) % k;
+#if SLUICE_HAS_CUDA
+      if (d == device::cuda) {
+        cudaEventRecord(a);
+        fs[c]();
+        cudaEventRecord(b);
+        cuda_backend::check_cuda(cudaEventSynchronize(b), "bench", "cudaEventSynchronize");
+        float t = 0;
+        cudaEventElapsedTime(&t, a, b);
+        ms[c].push_back(t);
+      }
+#endif
+      if (d == device::cpu) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fs[c]();
+        ms[c].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+    }
+#if SLUICE_HAS_CUDA
+  if (d == device::cuda) cudaEventDestroy(a), cudaEventDestroy(b);
+#endif
+  std::vector<timing> out;
+  for (auto& v : ms) {
+    std::sort(v.begin(), v.end());
+    out.push_back({v.empty() ? 0.0 : v[v.size() / 2], reps});
+  }
+  return out;
+}
+
 timing time_median(device d, int reps, const std::function<void()>& f, const std::function<void()>& setup) {
   std::vector<double> ms;
   if (setup) setup();
