@@ -93,6 +93,11 @@ struct harness {
     cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   }
   ~harness() { cudaFree(in), cudaFree(out), cudaFree(f), cudaFree(count); }
+  // The copy of the same bytes that every following figure is a fraction of.
+  void yardstick() {
+    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(out, in, total_bytes, cudaMemcpyDeviceToDevice); });
+    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+  }
   // Every element and the count against the host, at n and n - 12345 (compact: a short capacity too).
   template <class F>
   void check(const char* what, bool partition, F launch) {
@@ -193,6 +198,11 @@ using F_4v2s_w2 = sl::pipeline<unsigned, true, 4, 2, 2, 2, 1, true, true>;
 using F_4v3s_w2 = sl::pipeline<unsigned, true, 4, 3, 2, 2, 1, true, true>;
 using F_5v2s_w2 = sl::pipeline<unsigned, true, 5, 2, 2, 2, 1, true, true>;
 
+int finish() {
+  std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+  return failures != 0;
+}
+
 int main(int argc, char** argv) {
 #ifdef SLUICE_PIPE_TRACE
   cudaMalloc(&tr, slots * 8);
@@ -201,8 +211,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "shapes2") {  // with the words decoded in B (stop 33); build without the trace
     {
       harness<unsigned> u;
-      copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
-      std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+      u.yardstick();
       for (double r : {0.1, 0.5, 0.9}) {
         u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
         u.pred<R_6v2s_w2>("release 6v 2s 2b lag 2 wide", r);
@@ -233,49 +242,41 @@ int main(int argc, char** argv) {
       q.pred<PQ_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", 0.9);
       q.pred<PQ_5v2s_w2, sl::mode::partition>("pass release 5v 2s 2b lag 2 wide", 0.9);
     }
-    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
-    return failures != 0;
+    return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "probe") {  // B's parts; two buffers (stop 33)
     harness<unsigned> u;
-    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
-    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    u.yardstick();
     for (double r : {0.1, 0.5, 0.9}) {
       u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
       u.pred<R_6v2s_w2>("release 6v 2s 2b lag 2 wide", r);
     }
-    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
-    return failures != 0;
+    return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "u32store") {  // three blocks per SM (stop 33)
     harness<unsigned> u;
-    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
-    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    u.yardstick();
     for (double r : {0.1, 0.5, 0.9}) {
       u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
       u.pred<R_4v3s_w2_3b>("release 4v 3s 3b lag 2 wide", r);
       u.pred<R_5v2s_w2_3b>("release 5v 2s 3b lag 2 wide", r);
       u.pred<R_4v3s_w1_3b>("release 4v 3s 3b lag 1 wide", r);
     }
-    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
-    return failures != 0;
+    return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "u32big") {  // larger u32 tiles (stop 32, run 14)
     harness<unsigned> u;
-    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
-    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    u.yardstick();
     for (double r : {0.1, 0.5, 0.9}) {
       u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide (default)", r);
       u.pred<R_7v3s_w2>("release 7v 3s 2b lag 2 wide", r);
       u.pred<R_6v4s_w2>("release 6v 4s 2b lag 2 wide", r);
     }
-    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
-    return failures != 0;
+    return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "u64") {  // the 8-byte shapes without spills (stop 32, run 13)
     harness<unsigned long long> q;
-    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(q.out, q.in, total_bytes, cudaMemcpyDeviceToDevice); });
-    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    q.yardstick();
     for (double r : {0.1, 0.5, 0.9}) {
       q.pred<Q_default>("7v 4s 1b lag 1 (default)", r);
       q.pred<Q_6v3s_w2>("release 6v 3s 2b lag 2 wide", r);
@@ -283,13 +284,11 @@ int main(int argc, char** argv) {
       q.pred<Q_4v4s_w2>("release 4v 4s 2b lag 2 wide", r);
       q.pred<Q_4v3s_w2>("release 4v 3s 2b lag 2 wide", r);
     }
-    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
-    return failures != 0;
+    return finish();
   }
   {
     harness<unsigned> u;
-    copy_ms = event_median_ms(3, 15, [] {}, [&] { cudaMemcpyAsync(u.out, u.in, total_bytes, cudaMemcpyDeviceToDevice); });
-    std::printf("copy 1 GiB: %.4f ms (%.0f GB/s)\n", copy_ms, 2.0 * total_bytes / copy_ms / 1e6);
+    u.yardstick();
     for (double r : {0.1, 0.5, 0.9}) {
       u.pred<P_default>("6v 4s 2b lag 1 (default)", r);
       u.pred<R_6v3s_2>("release 6v 3s 2b lag 2", r);
@@ -316,6 +315,5 @@ int main(int argc, char** argv) {
     q.pred<PQ_default, sl::mode::partition>("pass 6v 4s 2b lag 1 (default)", 0.9);
     q.pred<PQ_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", 0.9);
   }
-  std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
-  return failures != 0;
+  return finish();
 }
