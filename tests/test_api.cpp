@@ -736,11 +736,11 @@ std::uint64_t pair_sort_errors(const std::vector<K>& h, const std::vector<K>& ke
 }
 
 // Issue 9's huge inputs: more than 2^32 one-byte elements (compact, compact_if, partition) and more than 2^31
-// four-byte ones (scan, reduce, radix sort), every element checked against the host: no 32-bit index may
-// overflow. Needs about 13 GB of device memory and a minute of host checking, so it runs when asked:
-// SLUICE_TEST_HUGE=1 (scripts/device_check.sh huge).
+// four-byte ones (scan, reduce, the pipelined compact, compact_if and partition, radix sort), every element
+// checked against the host: no 32-bit index may overflow. Needs about 20 GB of device memory and a few
+// minutes of host checking, so it runs when asked: SLUICE_TEST_HUGE=1 (scripts/device_check.sh huge).
 TEST_F(gpu, huge_inputs_past_32_bit_indices) {
-  if (!huge_wanted()) GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 13 GB of device memory)";
+  if (!huge_wanted()) GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 20 GB of device memory)";
   const options opt{device::cuda};
   {
     const std::size_t n = huge_bytes;
@@ -783,6 +783,30 @@ TEST_F(gpu, huge_inputs_past_32_bit_indices) {
     EXPECT_EQ(bad, 0u) << "inclusive_scan";
     for (std::size_t i = 0; i < n; ++i) total += h[i];
     EXPECT_EQ(sluice::reduce(in, 0u, sum{}, opt), total);
+    // The pipelines of 4-byte elements (from 2^24 on Hopper; 8.6 GB of input, byte offsets past 2^33):
+    // compact with flags, and compact_if and partition by predicate at about 30% kept (partition: the phased
+    // path) and 80% (the reversed pass).
+    {
+      std::vector<std::uint8_t> f(n);
+      for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<std::uint8_t>((h[i] >> 7) % 3 == 0);
+      device_buffer<std::uint8_t> flags(f);
+      const std::uint64_t c = sluice::compact(in, flags, out, opt);
+      const run_check r = check_kept_run(out.download(), h, [&](std::size_t i) { return f[i] != 0; });
+      EXPECT_EQ(c, r.kept);
+      EXPECT_EQ(r.wrong, 0u) << "compact u32 (flags)";
+    }
+    for (const std::uint32_t limit : {0x4ccccccdu, 0xccccccccu}) {
+      auto kept = [&](std::size_t i) { return h[i] < limit; };
+      const std::uint64_t c = sluice::compact_if(in, out, less_than(limit), opt);
+      const run_check r = check_kept_run(out.download(), h, kept);
+      EXPECT_EQ(c, r.kept);
+      EXPECT_EQ(r.wrong, 0u) << "compact_if u32 below " << limit;
+      const std::uint64_t count = sluice::partition(in, out, less_than(limit), opt);
+      const partition_check p = check_partition(out.download(), h, count, kept);
+      EXPECT_EQ(count, p.kept);
+      EXPECT_EQ(p.end, n);
+      EXPECT_EQ(p.wrong, 0u) << "partition u32 below " << limit;
+    }
     sluice::radix_sort(in, order::ascending, {}, opt);
     got = in.download();
     std::sort(h.begin(), h.end());
