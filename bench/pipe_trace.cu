@@ -2,6 +2,9 @@
 // stamps at the round's start, its tile arrived, A done (ranks), B done (count published, look-back), and C
 // issued (staged and stored); percentiles of each phase at 2^28 u32 by predicate at 10/50/90% kept and with
 // flags (pipelined=on) at 50%, beside the untraced kernel's time and a copy.
+// Arguments: none (stop 32's shapes), `u64`, `u32big` (stop 32), `u32store` and `probe` (stop 33: three blocks
+// per SM; B's parts and two buffers), `shapes2` (stop 33: the shapes with the look-back's words decoded in B;
+// build it without -DSLUICE_PIPE_TRACE, which then times the kernels alone and prints no phases).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
