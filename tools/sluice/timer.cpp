@@ -24,46 +24,73 @@
 
 namespace sluice::tool {
 
+namespace {
+// Times one call at a time, on the devices the timings here serve: CUDA events on the GPU (made once, the
+// device idle first), a steady clock on the CPU.
+class call_timer {
+ public:
+  explicit call_timer(device d) : d_(d) {
+#if SLUICE_HAS_CUDA
+    if (d_ == device::cuda) {
+      cuda_backend::check_cuda(cudaEventCreate(&a_), "bench", "cudaEventCreate");
+      cuda_backend::check_cuda(cudaEventCreate(&b_), "bench", "cudaEventCreate");
+      cuda_backend::check_cuda(cudaDeviceSynchronize(), "bench", "cudaDeviceSynchronize");
+    }
+#endif
+  }
+  call_timer(const call_timer&) = delete;
+  call_timer& operator=(const call_timer&) = delete;
+  ~call_timer() {
+#if SLUICE_HAS_CUDA
+    if (d_ == device::cuda) cudaEventDestroy(a_), cudaEventDestroy(b_);
+#endif
+  }
+  // Whether this device is timed here (cuda, cpu); elsewhere nothing is run.
+  bool times() const { return d_ == device::cuda || d_ == device::cpu; }
+  // Milliseconds of one call of f.
+  double ms(const std::function<void()>& f) {
+#if SLUICE_HAS_CUDA
+    if (d_ == device::cuda) {
+      cudaEventRecord(a_);
+      f();
+      cudaEventRecord(b_);
+      cuda_backend::check_cuda(cudaEventSynchronize(b_), "bench", "cudaEventSynchronize");
+      float t = 0;
+      cudaEventElapsedTime(&t, a_, b_);
+      return t;
+    }
+#endif
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+ private:
+  device d_;
+#if SLUICE_HAS_CUDA
+  cudaEvent_t a_ = nullptr, b_ = nullptr;
+#endif
+};
+
+timing median_of(std::vector<double>& ms, int reps) {
+  std::sort(ms.begin(), ms.end());
+  return {ms.empty() ? 0.0 : ms[ms.size() / 2], reps};
+}
+}  // namespace
+
 std::vector<timing> time_interleaved(device d, int reps, const std::vector<std::function<void()>>& fs) {
   const std::size_t k = fs.size();
   std::vector<std::vector<double>> ms(k);
   for (const auto& f : fs) f();  // warm-up: module load, scratch pool growth
-#if SLUICE_HAS_CUDA
-  cudaEvent_t a = nullptr, b = nullptr;
-  if (d == device::cuda) {
-    cuda_backend::check_cuda(cudaEventCreate(&a), "bench", "cudaEventCreate");
-    cuda_backend::check_cuda(cudaEventCreate(&b), "bench", "cudaEventCreate");
-    cuda_backend::check_cuda(cudaDeviceSynchronize(), "bench", "cudaDeviceSynchronize");
-  }
-#endif
-  for (int r = 0; r < reps; ++r)
-    for (std::size_t j = 0; j < k; ++j) {
-      const std::size_t c = (static_cast<std::size_t>(r) + j) % k;
-#if SLUICE_HAS_CUDA
-      if (d == device::cuda) {
-        cudaEventRecord(a);
-        fs[c]();
-        cudaEventRecord(b);
-        cuda_backend::check_cuda(cudaEventSynchronize(b), "bench", "cudaEventSynchronize");
-        float t = 0;
-        cudaEventElapsedTime(&t, a, b);
-        ms[c].push_back(t);
+  call_timer timer(d);
+  if (timer.times())
+    for (int r = 0; r < reps; ++r)
+      for (std::size_t j = 0; j < k; ++j) {
+        const std::size_t c = (static_cast<std::size_t>(r) + j) % k;
+        ms[c].push_back(timer.ms(fs[c]));
       }
-#endif
-      if (d == device::cpu) {
-        const auto t0 = std::chrono::steady_clock::now();
-        fs[c]();
-        ms[c].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      }
-    }
-#if SLUICE_HAS_CUDA
-  if (d == device::cuda) cudaEventDestroy(a), cudaEventDestroy(b);
-#endif
   std::vector<timing> out;
-  for (auto& v : ms) {
-    std::sort(v.begin(), v.end());
-    out.push_back({v.empty() ? 0.0 : v[v.size() / 2], reps});
-  }
+  for (auto& v : ms) out.push_back(median_of(v, reps));
   return out;
 }
 
@@ -71,36 +98,13 @@ timing time_median(device d, int reps, const std::function<void()>& f, const std
   std::vector<double> ms;
   if (setup) setup();
   f();  // warm-up: module load, scratch pool growth
-#if SLUICE_HAS_CUDA
-  if (d == device::cuda) {
-    cudaEvent_t a, b;
-    cuda_backend::check_cuda(cudaEventCreate(&a), "bench", "cudaEventCreate");
-    cuda_backend::check_cuda(cudaEventCreate(&b), "bench", "cudaEventCreate");
-    cuda_backend::check_cuda(cudaDeviceSynchronize(), "bench", "cudaDeviceSynchronize");
+  call_timer timer(d);
+  if (timer.times())
     for (int r = 0; r < reps; ++r) {
       if (setup) setup();
-      cudaEventRecord(a);
-      f();
-      cudaEventRecord(b);
-      cuda_backend::check_cuda(cudaEventSynchronize(b), "bench", "cudaEventSynchronize");
-      float t = 0;
-      cudaEventElapsedTime(&t, a, b);
-      ms.push_back(t);
+      ms.push_back(timer.ms(f));
     }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
-#endif
-  if (d == device::cpu) {
-    for (int r = 0; r < reps; ++r) {
-      if (setup) setup();
-      const auto t0 = std::chrono::steady_clock::now();
-      f();
-      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-  }
-  std::sort(ms.begin(), ms.end());
-  return {ms.empty() ? 0.0 : ms[ms.size() / 2], reps};
+  return median_of(ms, reps);
 }
 
 #if SLUICE_HAS_CUDA
