@@ -725,7 +725,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       wide_word[k] = exists ? state.word(wide_tile(d, b)) : state.none_word();  // none: nothing to wait for
     }
   };
-  ask(none);
   unsigned long long last_before = 0;  // wide look-back: the kept elements before this block's previous done tile
   // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
   // their rounds' A (the 1 arrays one round old, the 2 arrays two).
