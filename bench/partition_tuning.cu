@@ -6,7 +6,8 @@
 // counting first (the sample's threshold, reversed_from_kept_hundredths), and what the choice costs; then the
 // pass and the flips alone. Every variant's count and every element are checked against the host first.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/partition_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o partition_tuning
-// Run: partition_tuning [u32|u64]... [log2=K] (default both types, 2^30 bytes of input)
+// Run: partition_tuning [u32|u64]... [log2=K] [ratio=R] (default both types, 2^30 bytes of input, every ratio below;
+// ratio=R: that kept ratio alone, as for one profiled launch under ncu)
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -42,7 +43,7 @@ void pass_alone(const T* in, T* out, u64 n, Sel sel, u64* count, unsigned long l
 }
 
 template <class T>
-void study(const char* type, unsigned log2_bytes) {
+void study(const char* type, unsigned log2_bytes, double only_ratio) {
   using Sel = sluice::detail::pred_select<below<T>>;
   const u64 n = (u64{1} << log2_bytes) / sizeof(T);
   std::vector<T> h(n), want(n), got(n);
@@ -74,7 +75,8 @@ void study(const char* type, unsigned log2_bytes) {
                                    {"pipelined=on (sample)", with(setting::on, setting::automatic), nullptr},
                                    {"reversed=off (phased)", with(setting::automatic, setting::off), nullptr},
                                    {"best", {}, nullptr}};
-  for (const double ratio : {0.1, 0.5, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}) {
+  for (const double ratio : {0.1, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}) {
+    if (only_ratio > 0 && ratio != only_ratio) continue;
     const T limit = static_cast<T>(ratio * (sizeof(T) == 8 ? 18446744073709551616.0 : 4294967296.0));
     const Sel sel{below<T>{limit}};
     u64 kept = 0;
@@ -126,17 +128,19 @@ void study(const char* type, unsigned log2_bytes) {
 int main(int argc, char** argv) {
   bool u32 = false, u64_ = false;
   unsigned log2_bytes = 30;
+  double only_ratio = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "u32") u32 = true;
     else if (a == "u64") u64_ = true;
     else if (a.substr(0, 5) == "log2=") log2_bytes = static_cast<unsigned>(std::atoi(argv[i] + 5));
-    else return std::fprintf(stderr, "usage: partition_tuning [u32|u64]... [log2=K: 2^K bytes of input, default 30]\n"), 2;
+    else if (a.substr(0, 6) == "ratio=") only_ratio = std::atof(argv[i] + 6);
+    else return std::fprintf(stderr, "usage: partition_tuning [u32|u64]... [log2=K: 2^K bytes of input, default 30] [ratio=R: one kept ratio]\n"), 2;
   }
   if (!u32 && !u64_) u32 = u64_ = true;
   if (log2_bytes < 16 || log2_bytes > 32) return std::fprintf(stderr, "log2=K: K from 16 to 32\n"), 2;
-  if (u32) study<unsigned>("u32", log2_bytes);
-  if (u64_) study<unsigned long long>("u64", log2_bytes);
+  if (u32) study<unsigned>("u32", log2_bytes, only_ratio);
+  if (u64_) study<unsigned long long>("u64", log2_bytes, only_ratio);
   std::printf("failures: %d\n", failures);
   return failures != 0;
 }

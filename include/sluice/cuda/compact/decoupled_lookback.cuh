@@ -560,7 +560,7 @@ using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partitio
 // So the pass writes the rejected elements from the end of `out` backwards (the i-th rejected at out[n - 1 - i]),
 // and a reversal (reverse_tail.cuh) then reverses out[total, n): each byte is read once and written once, and
 // the rejected ones are read and written once more. Counting first (the phased path) reads the input once more
-// instead, so the reversed pass wins where most elements are kept: on the H100 from 75-80% kept.
+// instead, so the reversed pass wins where most elements are kept: on the H100 from 60-65% kept (stop 34, 1 GiB, u32 and u64).
 // With reversed=auto the pass kernel first evaluates the predicate over a sample of partition_sample elements
 // spread evenly over the input (the same sample in every block, so every block decides alike with no
 // communication). Where fewer than reversed_from_kept_hundredths of them are kept, it takes the phased path's
@@ -571,7 +571,7 @@ using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partitio
 // (the count in the persistent grid) and nothing where the pass is; from 256 MiB of input that is 1-2% of a
 // call, so best samples from there on.
 inline constexpr unsigned partition_sample = 1024;             // elements; 4 per thread of a 256-thread block
-inline constexpr unsigned reversed_from_kept_hundredths = 75;  // the measured crossover (docs/performance.md)
+inline constexpr unsigned reversed_from_kept_hundredths = 65;  // the measured crossover (docs/performance.md, stop 34)
 inline constexpr u64 partition_sampled_from_bytes = u64{1} << 28;  // best samples from this much input on
 struct partition_args {
   bool sample = true;            // decide from the sample (else: the pass, no sample)
