@@ -7,7 +7,9 @@
 // sizes up to 2^16 only, with every single-launch limit; "commuting": the quick sizes with the layouts for
 // commuting operators below; "bulk": the quick sizes with the bulk-copy layouts below;
 // "dynamic": the quick sizes with the dynamic chunks below and a trace of the default's block end times;
-// "mid": 2^17 to 2^23 only, back to back as well, with other shapes of the default.
+// "mid": 2^17 to 2^23 only, back to back as well, with other shapes of the default;
+// "grid": the quick sizes from 2^24 with the dynamic kernel's grid resident (the library's, since stop 34) and
+// at 8 blocks an SM (stop 28's, of which only the resident part draws chunks), each timed twice, CUB between.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -387,6 +389,7 @@ bool commuting_rows = false;  // "commuting": the commuting layouts beside the d
 bool bulk_rows = false;       // "bulk": the bulk-copy layouts beside the default, from 2^24 on
 bool dynamic_rows = false;    // "dynamic": the dynamic chunks and the traced body beside the default, from 2^24 on
 bool mid_rows = false;        // "mid": 2^17 to 2^23, every row also back to back
+bool grid_rows = false;       // "grid": the dynamic kernel's grid, resident against 8 an SM
 u64 b2b_max = u64{1} << 16;   // back-to-back times up to here
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
@@ -546,6 +549,14 @@ struct study {
       row<cfg<T, 4, 16>>("4 vec 16/SM", timed);
       return;
     }
+    if (grid_rows && n > small_max) {  // the dynamic kernel's grid, each twice, CUB again between
+      for (int again = 0; again < 2; ++again) {  // the second time in the other order
+        if (again == 0) row<vectorized::policy<T>>("dynamic=on, resident grid (now)", timed, vectorized::setting::on);
+        row<vectorized::policy<T, 4, 8, 8>>("dynamic=on, 8 blocks an SM (before)", timed, vectorized::setting::on);
+        if (again == 1) row<vectorized::policy<T>>("dynamic=on, resident grid (now)", timed, vectorized::setting::on);
+        if (timed && again == 0) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
+      }
+    }
     if (dynamic_rows) {  // the library's two bodies, forced
       row<vectorized::policy<T>>("library, dynamic=off (equal shares)", timed, vectorized::setting::off);
       row<vectorized::policy<T>>("library, dynamic=on (64 KiB chunks)", timed, vectorized::setting::on);
@@ -595,7 +606,7 @@ struct study {
         if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     }
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && !mid_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows) && (k == 26 || k == 27 || k == 30)))) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && !mid_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows) && (k == 26 || k == 27 || k == 30)))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -625,8 +636,9 @@ int main(int argc, char** argv) {
   bulk_rows = argc > 1 && std::string_view(argv[1]) == "bulk";
   dynamic_rows = argc > 1 && std::string_view(argv[1]) == "dynamic";
   mid_rows = argc > 1 && std::string_view(argv[1]) == "mid";
+  grid_rows = argc > 1 && std::string_view(argv[1]) == "grid";
   if (mid_rows) b2b_max = u64{1} << 23;
-  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows;
+  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);

@@ -26,7 +26,7 @@ namespace sluice::cuda_backend::vectorized {
 // 4 or 8 loads, 8 or 16 blocks per SM, warp or block runs (each block a contiguous run of block tiles) and
 // 8 loads in flight per thread of the final block. The last two measured slower (commit 9adcc94 had them)
 // and are not kept.
-template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8>
+template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8, unsigned DynamicBlocksPerSm = 0>
 struct policy {
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
@@ -45,6 +45,12 @@ struct policy {
   static constexpr unsigned chunk_warp_tiles = 4;
   static constexpr u64 chunk_tiles = u64{warps} * chunk_warp_tiles;
   static constexpr u64 dynamic_from_bytes = u64{1} << 28;
+  // dynamic_kernel's grid: 0, as many blocks as the device holds at once (it takes 64-91 registers a thread,
+  // so 2-4 blocks of 256 an SM: the rest of a grid of blocks_per_sm an SM would start only as the first
+  // blocks run out of chunks, each then to draw one ticket and end; ncu, stop 34); else that many an SM.
+  // Measured alike (bench/reduce_tuning.cu grid, stop 34: within 0.5% from 2^24 to 2^30): the resident grid
+  // is kept as the one that launches no block with nothing to do.
+  static constexpr unsigned dynamic_blocks_per_sm = DynamicBlocksPerSm;
 };
 
 // Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
@@ -302,7 +308,10 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
     const bool chunked = dynamic == setting::on || (dynamic == setting::automatic && n * sizeof(T) >= P::dynamic_from_bytes);
     if (chunked) {
       const u64 chunks = ceil_div(tiles, P::chunk_tiles);
-      blocks = chunks < cap ? chunks : cap;
+      const u64 most = static_cast<u64>(multiprocessor_count(fn)) *
+                       (P::dynamic_blocks_per_sm ? P::dynamic_blocks_per_sm
+                                                 : resident_blocks_per_sm(dynamic_kernel<P, T, Op>, P::threads, 0, 0, fn, "vectorized::dynamic_kernel"));
+      blocks = chunks < most ? chunks : most > 0 ? most : 1;
       partials = scratch(chunks * sizeof(T), s, fn);
       const lookback::launch_states tickets(0, true, s, fn);
       dynamic_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
