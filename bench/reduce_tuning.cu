@@ -549,13 +549,14 @@ struct study {
       row<cfg<T, 4, 16>>("4 vec 16/SM", timed);
       return;
     }
-    if (grid_rows && n > small_max) {  // the dynamic kernel's grid, each twice, CUB again between
-      for (int again = 0; again < 2; ++again) {  // the second time in the other order
-        if (again == 0) row<vectorized::policy<T>>("dynamic=on, resident grid (now)", timed, vectorized::setting::on);
-        row<vectorized::policy<T, 4, 8, 8>>("dynamic=on, 8 blocks an SM (before)", timed, vectorized::setting::on);
-        if (again == 1) row<vectorized::policy<T>>("dynamic=on, resident grid (now)", timed, vectorized::setting::on);
-        if (timed && again == 0) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
-      }
+    if (grid_rows && n > small_max) {  // the dynamic kernel's grid, each twice (the second time in the other order), CUB again between
+      using resident = vectorized::policy<T>;
+      using eight = vectorized::policy<T, 4, 8, 8>;
+      row<resident>("dynamic=on, resident grid (now)", timed, vectorized::setting::on);
+      row<eight>("dynamic=on, 8 blocks an SM (before)", timed, vectorized::setting::on);
+      if (timed) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
+      row<eight>("dynamic=on, 8 blocks an SM (before)", timed, vectorized::setting::on);
+      row<resident>("dynamic=on, resident grid (now)", timed, vectorized::setting::on);
     }
     if (dynamic_rows) {  // the library's two bodies, forced
       row<vectorized::policy<T>>("library, dynamic=off (equal shares)", timed, vectorized::setting::off);

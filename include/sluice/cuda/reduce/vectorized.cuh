@@ -304,14 +304,14 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   scratch partials;
   u64 blocks = 0;
   if (tiles > 0) {
-    const u64 cap = static_cast<u64>(multiprocessor_count(fn)) * P::blocks_per_sm;
+    const u64 sms = static_cast<u64>(multiprocessor_count(fn));
     const bool chunked = dynamic == setting::on || (dynamic == setting::automatic && n * sizeof(T) >= P::dynamic_from_bytes);
     if (chunked) {
       const u64 chunks = ceil_div(tiles, P::chunk_tiles);
-      const u64 most = static_cast<u64>(multiprocessor_count(fn)) *
-                       (P::dynamic_blocks_per_sm ? P::dynamic_blocks_per_sm
-                                                 : resident_blocks_per_sm(dynamic_kernel<P, T, Op>, P::threads, 0, 0, fn, "vectorized::dynamic_kernel"));
-      blocks = chunks < most ? chunks : most > 0 ? most : 1;
+      const u64 per_sm = P::dynamic_blocks_per_sm ? P::dynamic_blocks_per_sm
+                                                  : resident_blocks_per_sm(dynamic_kernel<P, T, Op>, P::threads, 0, 0, fn, "vectorized::dynamic_kernel");
+      const u64 most = per_sm ? sms * per_sm : 1;
+      blocks = chunks < most ? chunks : most;
       partials = scratch(chunks * sizeof(T), s, fn);
       const lookback::launch_states tickets(0, true, s, fn);
       dynamic_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
@@ -319,7 +319,7 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
       return check_launch(fn, "vectorized::dynamic_kernel");
     }
     blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
-    if (blocks > cap) blocks = cap;
+    if (blocks > sms * P::blocks_per_sm) blocks = sms * P::blocks_per_sm;
     partials = scratch(blocks * sizeof(maybe<T>), s, fn);
     const lookback::launch_states done(0, true, s, fn);
     body_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
