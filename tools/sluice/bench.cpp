@@ -40,10 +40,19 @@ volatile float sink_float;
 // The names `best` resolved to (label_of): rows labelled with them pass the filter --algo best.
 std::set<std::string> best_labels;
 
-bool wanted(const std::string& prim, const std::string& algo) {
+// --async (production): the rows of the _async forms are labelled "<algorithm> async".
+constexpr std::string_view async_suffix = " async";
+bool async_forms() { return args && args->async_forms; }
+bool is_async_label(const std::string& algo) { return algo.ends_with(async_suffix); }
+std::string without_form(const std::string& algo) {
+  return is_async_label(algo) ? algo.substr(0, algo.size() - async_suffix.size()) : algo;
+}
+
+bool wanted(const std::string& prim, const std::string& label) {
   if (prim == "copy" || prim == "read" || args == nullptr) return true;
   if (!args->only_primitive.empty() && prim != args->only_primitive) return false;
   if (args->only_algos.empty()) return true;
+  const std::string algo = without_form(label);
   for (const auto& a : args->only_algos)
     if (algo == a || detail::base_name(algo) == a || (a == "best" && best_labels.count(algo))) return true;
   return false;
@@ -354,17 +363,27 @@ std::vector<std::string> production_peers(device d) {
 }
 
 // One case of the production suite: every peer's call (`call(options)`), timed together (runner::measure_each),
-// its rows labelled with what the peer's name resolves to for primitive p.
+// its rows labelled with what the peer's name resolves to for primitive p (with --async, and a form that
+// returns to the host otherwise, followed by " async").
 template <class Call>
 void measure_peers(runner& r, const std::vector<std::string>& peers, primitive p, const std::string& prim, const std::string& type,
                    double ratio, double bytes, const Call& call) {
   std::vector<std::pair<std::string, std::function<void()>>> candidates;
+  const std::string form(async_forms() && p != primitive::scan ? async_suffix : "");
   for (const auto& a : peers) {
     const options o{r.dev(), a, nullptr};
-    candidates.emplace_back(label_of(p, r.dev(), a), [o, &call] { call(o); });
+    candidates.emplace_back(label_of(p, r.dev(), a) + form, [o, &call] { call(o); });
   }
   r.measure_each(prim, type, ratio, bytes, candidates);
 }
+
+// Where --async leaves the counts and the sums: device memory on the GPU, host memory on the CPU.
+struct results_left {
+  buf<std::uint64_t> count;
+  buf<std::uint32_t> sum_u32;
+  buf<float> sum_f32;
+  explicit results_left(device d) : count({0}, d), sum_u32({0}, d), sum_f32({0}, d) {}
+};
 
 // Where the CPU production suite times the standard library and oneTBB beside sluice (issue 7): 2^26, and
 // the --n given.
@@ -420,22 +439,30 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
   // The standard library beside the CPU backend, u32 only: kept elements to out, rejected ones to `rejected`.
   const bool std_peers = d == device::cpu && std::is_same_v<T, std::uint32_t> && cpu_peers_at(n);
   std::vector<T> rejected(std_peers ? n : 0);
+  results_left left(d);
   for (double ratio : ratios) {
     const auto flags = verify::make_flags(n, {verify::pattern::random, ratio}, 3);
     buf<std::uint8_t> fl(flags, d);
     const double kept = static_cast<double>(std::count_if(flags.begin(), flags.end(), [](auto f) { return f != 0; }));
-    measure_peers(r, peers, primitive::compact, "compact", type, ratio, b + n + kept * sizeof(T),
-                  [&](const options& o) { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
+    measure_peers(r, peers, primitive::compact, "compact", type, ratio, b + n + kept * sizeof(T), [&](const options& o) {
+      if (async_forms()) sluice::compact_async(in.span(), fl.span(), out.span(), left.count.span().data(), o);
+      else sink_int = sluice::compact(in.span(), fl.span(), out.span(), o);
+    });
     if (std_peers)
       r.measure("compact", "std::copy_if", type, ratio, b + n + kept * sizeof(T), [&] { sink_int = std_copy_if_flags(in.host, flags, out.host); });
     for (const auto& a : {std::string("best"), std::string("decoupled-lookback")}) {
       if (d != device::cuda && a != "best") continue;
       options o{d, a, nullptr};
-      r.measure("compact_unordered", label(primitive::compact_unordered, a), type, ratio, b + n + kept * sizeof(T),
-                [&] { sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
+      r.measure("compact_unordered", label(primitive::compact_unordered, a) + std::string(async_forms() ? async_suffix : ""), type, ratio,
+                b + n + kept * sizeof(T), [&] {
+                  if (async_forms()) sluice::compact_unordered_async(in.span(), fl.span(), out.span(), left.count.span().data(), o);
+                  else sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o);
+                });
     }
-    measure_peers(r, peers, primitive::partition, "partition", type, ratio, 2 * b + n,
-                  [&](const options& o) { sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
+    measure_peers(r, peers, primitive::partition, "partition", type, ratio, 2 * b + n, [&](const options& o) {
+      if (async_forms()) sluice::partition_flagged_async(in.span(), fl.span(), out.span(), left.count.span().data(), o);
+      else sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o);
+    });
     if (std_peers)
       r.measure("partition", "std::partition_copy", type, ratio, 2 * b + n,
                 [&] { sink_int = std_partition_copy_flags(in.host, flags, out.host, rejected); });
@@ -447,10 +474,14 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
       std::nth_element(sorted.begin(), sorted.begin() + (q < n ? q : n - 1), sorted.end());
       const T bound = sorted[q < n ? q : n - 1];
       const double kept_if = static_cast<double>(std::count_if(in.host.begin(), in.host.end(), [&](T x) { return x < bound; }));
-      measure_peers(r, peers, primitive::compact, "compact_if", type, ratio, b + kept_if * sizeof(T),
-                    [&](const options& o) { sink_int = sluice::compact_if(in.span(), out.span(), less_than(bound), o); });
-      measure_peers(r, peers, primitive::partition, "partition_if", type, ratio, 2 * b,
-                    [&](const options& o) { sink_int = sluice::partition(in.span(), out.span(), less_than(bound), o); });
+      measure_peers(r, peers, primitive::compact, "compact_if", type, ratio, b + kept_if * sizeof(T), [&](const options& o) {
+        if (async_forms()) sluice::compact_if_async(in.span(), out.span(), less_than(bound), left.count.span().data(), o);
+        else sink_int = sluice::compact_if(in.span(), out.span(), less_than(bound), o);
+      });
+      measure_peers(r, peers, primitive::partition, "partition_if", type, ratio, 2 * b, [&](const options& o) {
+        if (async_forms()) sluice::partition_async(in.span(), out.span(), less_than(bound), left.count.span().data(), o);
+        else sink_int = sluice::partition(in.span(), out.span(), less_than(bound), o);
+      });
       if (std_peers) {
         auto below = [bound](T x) { return x < bound; };
         r.measure("compact_if", "std::copy_if", type, ratio, b + kept_if * sizeof(T),
@@ -496,10 +527,15 @@ void production_suite(std::vector<row>& all, device d) {
     read_yardstick(r, d, in);
     {
       buf<float> fin(verify::make_values<float>(n, 2, verify::value_kind::sum), d), fout(std::vector<float>(n), d);
-      measure_peers(r, peers, primitive::reduce, "reduce", "u32", -1, b,
-                    [&](const options& o) { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });
-      measure_peers(r, peers, primitive::reduce, "reduce", "f32", -1, b,
-                    [&](const options& o) { sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o); });
+      results_left left(d);
+      measure_peers(r, peers, primitive::reduce, "reduce", "u32", -1, b, [&](const options& o) {
+        if (async_forms()) sluice::reduce_async(in.span(), left.sum_u32.span().data(), u32{0}, sum{}, o);
+        else sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o);
+      });
+      measure_peers(r, peers, primitive::reduce, "reduce", "f32", -1, b, [&](const options& o) {
+        if (async_forms()) sluice::reduce_async(fin.span(), left.sum_f32.span().data(), 0.0f, sum{}, o);
+        else sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o);
+      });
       measure_peers(r, peers, primitive::scan, "inclusive_scan", "u32", -1, 2 * b,
                     [&](const options& o) { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); });
       measure_peers(r, peers, primitive::scan, "inclusive_scan", "f32", -1, 2 * b,
@@ -608,16 +644,18 @@ void sort_suite(std::vector<row>& all, device d) {
 }
 
 // Rows that time someone else's algorithm: CUB, the standard library, oneTBB.
-bool is_peer(const std::string& algo) { return algo == "cub" || algo.rfind("std::", 0) == 0 || algo.rfind("tbb::", 0) == 0; }
+bool is_peer(const std::string& algo) { return without_form(algo) == "cub" || algo.rfind("std::", 0) == 0 || algo.rfind("tbb::", 0) == 0; }
 
 bool same_case(const row& p, const row& a) { return p.prim == a.prim && p.type == a.type && p.n == a.n && p.ratio == a.ratio; }
 
-// The peer's row (CUB on the GPU, the serial standard library on the CPU) of the same case as `a`, or null.
+// The peer's row (CUB on the GPU, in the same form as `a`; the serial standard library on the CPU) of the same
+// case as `a`, or null.
 const row* peer_of(const std::vector<row>& rows, const row& a) {
   const row* peer = nullptr;
   for (const auto& p : rows) {
     const bool serial_std = p.algo.rfind("std::", 0) == 0 && p.algo.find("(par)") == std::string::npos;
-    if ((p.algo == "cub" || serial_std) && same_case(p, a)) peer = &p;
+    const bool cub_same_form = without_form(p.algo) == "cub" && is_async_label(p.algo) == is_async_label(a.algo);  // --async
+    if ((cub_same_form || serial_std) && same_case(p, a)) peer = &p;
   }
   return peer;
 }
@@ -806,7 +844,7 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
   if (suite == "quick") o.figs.push_back(quick_figure(o.rows, d));
 
   const std::filesystem::path dir(a.out_dir);
-  const std::string stem = suite + "-" + std::string(to_string(d));
+  const std::string stem = suite + "-" + std::string(to_string(d)) + (a.async_forms ? "-async" : "");
   const auto file = dir / (stem + ".csv");
   if (!write_csv(o.rows, file)) {
     std::fprintf(stderr, "sluice bench: cannot write '%s'\n", file.string().c_str());
