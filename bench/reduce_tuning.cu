@@ -9,7 +9,8 @@
 // "dynamic": the quick sizes with the dynamic chunks below and a trace of the default's block end times;
 // "mid": 2^17 to 2^23 only, back to back as well, with other shapes of the default;
 // "grid": the quick sizes from 2^24 with the dynamic kernel's grid resident (the library's, since stop 34) and
-// at 8 blocks an SM (stop 28's, of which only the resident part draws chunks), each timed twice, CUB between.
+// at 8 blocks an SM (stop 28's, of which only the resident part draws chunks), each timed twice, CUB between;
+// "fold": the same sizes with the last block's fold of the partials at 4, 8 and 16 loads a lane (stop 35).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -390,6 +391,7 @@ bool bulk_rows = false;       // "bulk": the bulk-copy layouts beside the defaul
 bool dynamic_rows = false;    // "dynamic": the dynamic chunks and the traced body beside the default, from 2^24 on
 bool mid_rows = false;        // "mid": 2^17 to 2^23, every row also back to back
 bool grid_rows = false;       // "grid": the dynamic kernel's grid, resident against 8 an SM
+bool fold_rows = false;       // "fold": the last block's fold of the partials, 4, 8 or 16 loads a lane
 u64 b2b_max = u64{1} << 16;   // back-to-back times up to here
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
@@ -558,6 +560,18 @@ struct study {
       row<eight>("dynamic=on, 8 blocks an SM (before)", timed, vectorized::setting::on);
       row<resident>("dynamic=on, resident grid (now)", timed, vectorized::setting::on);
     }
+    if (fold_rows && n > small_max) {  // the last block's fold of the partials (stop 35), each twice, CUB again between
+      using now = vectorized::policy<T>;                       // 8 loads a lane and group: 69 registers, 3 blocks an SM
+      using four = vectorized::policy<T, 4, 8, 0, 4>;          // 4 loads: 42-46 registers, 5 an SM
+      using sixteen = vectorized::policy<T, 4, 8, 0, 16>;      // 16 loads
+      row<now>("dynamic=on, fold 8 vectors (now)", timed, vectorized::setting::on);
+      row<four>("dynamic=on, fold 4 vectors", timed, vectorized::setting::on);
+      row<sixteen>("dynamic=on, fold 16 vectors", timed, vectorized::setting::on);
+      if (timed) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
+      row<sixteen>("dynamic=on, fold 16 vectors", timed, vectorized::setting::on);
+      row<four>("dynamic=on, fold 4 vectors", timed, vectorized::setting::on);
+      row<now>("dynamic=on, fold 8 vectors (now)", timed, vectorized::setting::on);
+    }
     if (dynamic_rows) {  // the library's two bodies, forced
       row<vectorized::policy<T>>("library, dynamic=off (equal shares)", timed, vectorized::setting::off);
       row<vectorized::policy<T>>("library, dynamic=on (64 KiB chunks)", timed, vectorized::setting::on);
@@ -607,7 +621,7 @@ struct study {
         if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     }
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && !mid_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows) && (k == 26 || k == 27 || k == 30)))) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && !mid_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows || fold_rows) && (k == 26 || k == 27 || k == 30)) || (fold_rows && k == 25))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -638,8 +652,9 @@ int main(int argc, char** argv) {
   dynamic_rows = argc > 1 && std::string_view(argv[1]) == "dynamic";
   mid_rows = argc > 1 && std::string_view(argv[1]) == "mid";
   grid_rows = argc > 1 && std::string_view(argv[1]) == "grid";
+  fold_rows = argc > 1 && std::string_view(argv[1]) == "fold";
   if (mid_rows) b2b_max = u64{1} << 23;
-  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows;
+  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);

@@ -26,7 +26,7 @@ namespace sluice::cuda_backend::vectorized {
 // 4 or 8 loads, 8 or 16 blocks per SM, warp or block runs (each block a contiguous run of block tiles) and
 // 8 loads in flight per thread of the final block. The last two measured slower (commit 9adcc94 had them)
 // and are not kept.
-template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8, unsigned DynamicBlocksPerSm = 0>
+template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8, unsigned DynamicBlocksPerSm = 0, unsigned FoldVectors = 8>
 struct policy {
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
@@ -51,6 +51,12 @@ struct policy {
   // Measured alike (bench/reduce_tuning.cu grid, stop 34: within 0.5% from 2^24 to 2^30): the resident grid
   // is kept as the one that launches no block with nothing to do.
   static constexpr unsigned dynamic_blocks_per_sm = DynamicBlocksPerSm;
+  // The last block's fold of the chunks' partials (fold_partials_in_order): 16-byte loads per lane and group.
+  // Measured (bench/reduce_tuning.cu fold, stop 35): 8 loads (69 registers a thread for u32 and f32 sums, 3
+  // blocks an SM) 0.990-0.992x CUB's time at 2^28 and 0.981-0.982x at 2^30 in the kernel; 4 loads (42-46
+  // registers, 5 blocks an SM) 0.995-0.996x and 0.985-0.989x; the fold before (one tree per 32 partials)
+  // 1.010-1.014x and 0.995-1.004x.
+  static constexpr unsigned fold_vectors = FoldVectors;
 };
 
 // Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
@@ -144,34 +150,45 @@ __global__ void __launch_bounds__(P::threads)
   combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, init, result);
 }
 
-// Every thread of the block gets partials[0] op ... op partials[count - 1], in order (count >= 1):
-// warp w folds its share of groups of 32 partials (16 groups' loads in flight per lane, an ordered tree per
-// group masked at the end), then the warps' folds in order.
+// Every thread of the block gets partials[0] op ... op partials[count - 1], in order (count >= 1). The
+// partials split into groups of 32 runs of `run` values (P::fold_vectors loads of 16 bytes): lane l folds run
+// l of its group in order, then an ordered tree across the lanes, masked at the end; warp w folds its share
+// of the groups in turn, then the warps' folds go in order. Until stop 35 every 32 partials took a tree of
+// their own (16 groups' 4-byte loads in flight per lane): 80 shuffles a warp per round of loads, in the one
+// block left running, which put the kernel 1-1.5% behind CUB's from 2^26 on (the policy has the figures).
 template <class P, class T, class Op>
 __device__ T fold_partials_in_order(const T* partials, u64 count, Op op) {
-  constexpr unsigned batch = 16;
+  constexpr unsigned pv = 16 / sizeof(T), vectors = P::fold_vectors, run = pv * vectors, group = 32 * run;
   __shared__ maybe<T> warp_fold[P::warps];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const u64 groups = ceil_div(count, 32), g0 = warp * groups / P::warps, g1 = (warp + 1) * groups / P::warps;
+  const u64 groups = ceil_div(count, group), g0 = warp * groups / P::warps, g1 = (warp + 1) * groups / P::warps;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(partials) % 16 == 0;
   const maybe_op<T, Op> mop{op};
   maybe<T> acc{T{}, false};
-  for (u64 g = g0; g < g1; g += batch) {
-    T v[batch];
+  for (u64 g = g0; g < g1; ++g) {
+    const u64 first = g * group, mine = first + lane * run;  // runs from `count` on take no part
+    vec16<T> v[vectors];
 #pragma unroll
-    for (unsigned k = 0; k < batch; ++k)
-      if (g + k < g1 && (g + k) * 32 + lane < count) v[k] = partials[(g + k) * 32 + lane];
+    for (unsigned j = 0; j < vectors; ++j) {
+      const u64 at = mine + j * pv;
+      if (aligned && at + pv <= count) {
+        v[j].raw = *reinterpret_cast<const uint4*>(partials + at);
+      } else {
 #pragma unroll
-    for (unsigned k = 0; k < batch; ++k) {
-      if (g + k >= g1) break;
-      const u64 at = (g + k) * 32;  // the group's first partial; those at or past `count` take no part
-      T x = v[k];
-#pragma unroll
-      for (unsigned offset = 1; offset < 32; offset *= 2) {
-        const T other = __shfl_down_sync(0xffffffffu, x, offset);
-        if ((lane & (2 * offset - 1)) == 0 && lane + offset < 32 && at + lane + offset < count) x = op(x, other);
+        for (unsigned e = 0; e < pv; ++e)
+          if (at + e < count) v[j].e[e] = partials[at + e];
       }
-      acc = mop(acc, maybe<T>{x, true});
     }
+    T x = v[0].e[0];
+#pragma unroll
+    for (unsigned i = 1; i < run; ++i)
+      if (mine + i < count) x = op(x, v[i / pv].e[i % pv]);
+#pragma unroll
+    for (unsigned offset = 1; offset < 32; offset *= 2) {
+      const T other = __shfl_down_sync(0xffffffffu, x, offset);
+      if ((lane & (2 * offset - 1)) == 0 && lane + offset < 32 && first + (lane + offset) * run < count) x = op(x, other);
+    }
+    acc = mop(acc, maybe<T>{x, true});
   }
   if (lane == 0) warp_fold[warp] = acc;
   __syncthreads();
