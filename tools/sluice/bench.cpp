@@ -860,8 +860,8 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
     }
     std::printf("wrote %s\n", md.string().c_str());
   }
-  const std::string subtitle = "sluice bench --suite " + suite + (a.n ? " --n " + std::to_string(a.n) + (suite == "quick" || suite == "production" || suite == "sort" ? "" : " (not the paper's size)") : "") + ", " +
-                               machine_name(d);
+  const std::string subtitle = "sluice bench --suite " + suite + (a.n ? " --n " + std::to_string(a.n) + (suite == "quick" || suite == "production" || suite == "sort" ? "" : " (not the paper's size)") : "") +
+                               (a.async_forms ? " --async (the _async forms: counts and sums left in device memory)" : "") + ", " + machine_name(d);
   std::size_t drawn = 0, figures = 0;
   for (const auto& f : o.figs) {
     if (f.points.empty()) continue;
