@@ -52,10 +52,10 @@ struct policy {
   // is kept as the one that launches no block with nothing to do.
   static constexpr unsigned dynamic_blocks_per_sm = DynamicBlocksPerSm;
   // The last block's fold of the chunks' partials (fold_partials_in_order): 16-byte loads per lane and group.
-  // Measured (bench/reduce_tuning.cu fold, stop 35): 8 loads (69 registers a thread for u32 and f32 sums, 3
-  // blocks an SM) 0.990-0.992x CUB's time at 2^28 and 0.981-0.982x at 2^30 in the kernel; 4 loads (42-46
-  // registers, 5 blocks an SM) 0.995-0.996x and 0.985-0.989x; the fold before (one tree per 32 partials)
-  // 1.010-1.014x and 0.995-1.004x.
+  // Measured (bench/reduce_tuning.cu fold, stop 35, two runs): 8 loads (69 registers a thread for u32 and f32
+  // sums, 3 blocks an SM) 0.990-0.996x CUB's time at 2^28 and 0.981-0.991x at 2^30 in the kernel; 4 loads
+  // (43-46 registers, 5 blocks an SM) 0.995-1.004x and 0.985-0.996x; 16 loads (118-125 registers) 1.015x and
+  // 0.997-1.003x; the fold before (one tree per 32 partials) 1.010-1.014x and 0.995-1.004x.
   static constexpr unsigned fold_vectors = FoldVectors;
 };
 
