@@ -8,6 +8,7 @@
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/partition_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o partition_tuning
 // Run: partition_tuning [u32|u64]... [log2=K] [ratio=R] (default both types, 2^30 bytes of input, every ratio below;
 // ratio=R: that kept ratio alone, as for one profiled launch under ncu)
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -43,6 +44,8 @@ void pass_alone(const T* in, T* out, u64 n, Sel sel, u64* count, unsigned long l
 }
 
 template <class T>
+constexpr double kept_ratios[] = {0.1, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95};
+
 void study(const char* type, unsigned log2_bytes, double only_ratio) {
   using Sel = sluice::detail::pred_select<below<T>>;
   const u64 n = (u64{1} << log2_bytes) / sizeof(T);
@@ -75,7 +78,7 @@ void study(const char* type, unsigned log2_bytes, double only_ratio) {
                                    {"pipelined=on (sample)", with(setting::on, setting::automatic), nullptr},
                                    {"reversed=off (phased)", with(setting::automatic, setting::off), nullptr},
                                    {"best", {}, nullptr}};
-  for (const double ratio : {0.1, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95}) {
+  for (const double ratio : kept_ratios) {
     if (only_ratio > 0 && ratio != only_ratio) continue;
     const T limit = static_cast<T>(ratio * (sizeof(T) == 8 ? 18446744073709551616.0 : 4294967296.0));
     const Sel sel{below<T>{limit}};
@@ -139,6 +142,8 @@ int main(int argc, char** argv) {
   }
   if (!u32 && !u64_) u32 = u64_ = true;
   if (log2_bytes < 16 || log2_bytes > 32) return std::fprintf(stderr, "log2=K: K from 16 to 32\n"), 2;
+  if (only_ratio != 0 && std::find(std::begin(kept_ratios), std::end(kept_ratios), only_ratio) == std::end(kept_ratios))
+    return std::fprintf(stderr, "ratio=R: one of 0.1, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95\n"), 2;
   if (u32) study<unsigned>("u32", log2_bytes, only_ratio);
   if (u64_) study<unsigned long long>("u64", log2_bytes, only_ratio);
   std::printf("failures: %d\n", failures);

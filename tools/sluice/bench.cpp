@@ -363,8 +363,8 @@ std::vector<std::string> production_peers(device d) {
 }
 
 // One case of the production suite: every peer's call (`call(options)`), timed together (runner::measure_each),
-// its rows labelled with what the peer's name resolves to for primitive p (with --async, and a form that
-// returns to the host otherwise, followed by " async").
+// its rows labelled with what the peer's name resolves to for primitive p; with --async, for the primitives
+// whose plain form returns its count or sum to the host (all but the scans), followed by " async".
 template <class Call>
 void measure_peers(runner& r, const std::vector<std::string>& peers, primitive p, const std::string& prim, const std::string& type,
                    double ratio, double bytes, const Call& call) {
