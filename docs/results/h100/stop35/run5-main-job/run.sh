@@ -1,5 +1,6 @@
 # stop 35, device run 5: the final build: the README's main job (`sluice bench`: verify every cuda algorithm,
-# then the quick suite), then the production suite at 2^28 (and 2^27 wide elements) in the _async forms
+# then the quick suite), then the production suite at 2^28 (and 2^27 wide elements) in the _async forms.
+# Binaries: the CI clone of fd32b14 (main differs from it in docs only)
 cd "$(dirname "$0")/../../../../.."
 nvidia-smi --query-gpu=name,memory.total --format=csv > $OUT/gpu.txt
 S=.device/sluice
