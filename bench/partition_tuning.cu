@@ -43,9 +43,9 @@ void pass_alone(const T* in, T* out, u64 n, Sel sel, u64* count, unsigned long l
                      lookback::count_state::at(state.states(), tiles, state.epoch()), part);
 }
 
-template <class T>
 constexpr double kept_ratios[] = {0.1, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95};
 
+template <class T>
 void study(const char* type, unsigned log2_bytes, double only_ratio) {
   using Sel = sluice::detail::pred_select<below<T>>;
   const u64 n = (u64{1} << log2_bytes) / sizeof(T);
