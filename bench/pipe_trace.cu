@@ -4,7 +4,8 @@
 // flags (pipelined=on) at 50%, beside the untraced kernel's time and a copy.
 // Arguments: none (stop 32's shapes), `u64`, `u32big` (stop 32), `u32store` and `probe` (stop 33: three blocks
 // per SM; B's parts and two buffers), `shapes2` (stop 33: the shapes with the look-back's words decoded in B;
-// build it without -DSLUICE_PIPE_TRACE, which then times the kernels alone and prints no phases).
+// build it without -DSLUICE_PIPE_TRACE, which then times the kernels alone and prints no phases), `flags` (stop 35:
+// the flags' shapes at 10 / 50 / 90% kept; likewise without the trace).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -147,8 +148,9 @@ struct harness {
     study(what, bytes, Pipe::blocks_per_sm, [&] { go(n, n); });
   }
   template <class Pipe>
-  void flags(const char* name) {
-    for (u64 i = 0; i < n; ++i) keep[i] = h[i] < (T{1} << (8 * sizeof(T) - 1));
+  void flags(const char* name, double ratio = 0.5) {
+    const T limit = static_cast<T>(ratio * (sizeof(T) == 8 ? 18446744073709551616.0 : 4294967296.0));
+    for (u64 i = 0; i < n; ++i) keep[i] = h[i] < limit;
     cudaMemcpy(f, keep.data(), n, cudaMemcpyHostToDevice);
     sluice::detail::flag_select sel{f};
     auto go = [&](u64 m, u64 cap) {
@@ -156,9 +158,9 @@ struct harness {
                                                                            sl::compact_settings{sl::phasing::off, setting::on});
     };
     char what[128];
-    std::snprintf(what, sizeof what, "u32 compact flags 0.5 %s", name);
+    std::snprintf(what, sizeof what, "u32 compact flags %.1f %s", ratio, name);
     check(what, false, go);
-    study(what, n * double(sizeof(T)) * 1.5 + n, Pipe::blocks_per_sm, [&] { go(n, n); });
+    study(what, n * double(sizeof(T)) * (1 + ratio) + n, Pipe::blocks_per_sm, [&] { go(n, n); });
   }
 };
 
@@ -200,6 +202,10 @@ using PQ_5v2s_w2 = sl::pipeline<unsigned long long, false, 5, 2, 2, 2, 2, true, 
 using F_4v2s_w2 = sl::pipeline<unsigned, true, 4, 2, 2, 2, 1, true, true>;
 using F_4v3s_w2 = sl::pipeline<unsigned, true, 4, 3, 2, 2, 1, true, true>;
 using F_5v2s_w2 = sl::pipeline<unsigned, true, 5, 2, 2, 2, 1, true, true>;
+// Stop 35: the flags' shapes at 10 / 50 / 90% kept (the default, 5 vectors and 2 buffers, was chosen at 50%).
+using F_6v2s_w2 = sl::pipeline<unsigned, true, 6, 2, 2, 2, 1, true, true>;
+using F_5v3s_w2 = sl::pipeline<unsigned, true, 5, 3, 2, 2, 1, true, true>;
+using F_7v2s_w2 = sl::pipeline<unsigned, true, 7, 2, 2, 2, 1, true, true>;
 
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
@@ -211,6 +217,19 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "flags") {  // the flags' shapes at 10 / 50 / 90% kept (stop 35); build without the trace
+    harness<unsigned> u;
+    u.yardstick();
+    for (double r : {0.1, 0.5, 0.9}) {
+      u.flags<sl::compact_pipeline<unsigned, true>>("release 5v 2s 2b lag 2 wide (default)", r);
+      u.flags<F_6v2s_w2>("release 6v 2s 2b lag 2 wide", r);
+      u.flags<F_7v2s_w2>("release 7v 2s 2b lag 2 wide", r);
+      u.flags<F_5v3s_w2>("release 5v 3s 2b lag 2 wide", r);
+      u.flags<F_4v2s_w2>("release 4v 2s 2b lag 2 wide", r);
+      u.flags<sl::compact_pipeline<unsigned, true>>("release 5v 2s 2b lag 2 wide (default, again)", r);
+    }
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "shapes2") {  // with the words decoded in B (stop 33); build without the trace
     {
       harness<unsigned> u;
