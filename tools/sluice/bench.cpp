@@ -44,6 +44,9 @@ std::set<std::string> best_labels;
 constexpr std::string_view async_suffix = " async";
 bool async_forms() { return args && args->async_forms; }
 bool is_async_label(const std::string& algo) { return algo.ends_with(async_suffix); }
+// What follows a row's algorithm for primitive p: " async" with --async, for the primitives whose plain form
+// returns its count or sum to the host (all but the scans, which never wait).
+std::string form_of(primitive p) { return async_forms() && p != primitive::scan ? std::string(async_suffix) : std::string(); }
 std::string without_form(const std::string& algo) {
   return is_async_label(algo) ? algo.substr(0, algo.size() - async_suffix.size()) : algo;
 }
@@ -363,13 +366,12 @@ std::vector<std::string> production_peers(device d) {
 }
 
 // One case of the production suite: every peer's call (`call(options)`), timed together (runner::measure_each),
-// its rows labelled with what the peer's name resolves to for primitive p; with --async, for the primitives
-// whose plain form returns its count or sum to the host (all but the scans), followed by " async".
+// its rows labelled with what the peer's name resolves to for primitive p, then form_of(p).
 template <class Call>
 void measure_peers(runner& r, const std::vector<std::string>& peers, primitive p, const std::string& prim, const std::string& type,
                    double ratio, double bytes, const Call& call) {
   std::vector<std::pair<std::string, std::function<void()>>> candidates;
-  const std::string form(async_forms() && p != primitive::scan ? async_suffix : "");
+  const std::string form = form_of(p);
   for (const auto& a : peers) {
     const options o{r.dev(), a, nullptr};
     candidates.emplace_back(label_of(p, r.dev(), a) + form, [o, &call] { call(o); });
@@ -453,7 +455,7 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
     for (const auto& a : {std::string("best"), std::string("decoupled-lookback")}) {
       if (d != device::cuda && a != "best") continue;
       options o{d, a, nullptr};
-      r.measure("compact_unordered", label(primitive::compact_unordered, a) + std::string(async_forms() ? async_suffix : ""), type, ratio,
+      r.measure("compact_unordered", label(primitive::compact_unordered, a) + form_of(primitive::compact_unordered), type, ratio,
                 b + n + kept * sizeof(T), [&] {
                   if (async_forms()) sluice::compact_unordered_async(in.span(), fl.span(), out.span(), left.count.span().data(), o);
                   else sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o);
