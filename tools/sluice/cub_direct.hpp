@@ -1,0 +1,48 @@
+// The production suite's CUB rows: CUB called as its own users call it, not through sluice's API (whose `cub`
+// algorithm pays sluice's argument checks, dispatch and scratch pool on every call: 1.8-6 us a call at 2^16 on
+// the H100, docs/performance.md, stop 35). Each function sets up one case and returns the call to time: one
+// CUB device-wide algorithm on the default stream, its temporary storage allocated once here (freed with the
+// last copy of the returned function), the count as an int where n fits (CUB's faster kernels), the sum as
+// cuda::std::plus. With `to_host` the call then copies the count (or the sum) to a host variable with
+// cudaMemcpy, the synchronous form a CUB user writes; without it the result stays in device memory.
+// Partition is cub::DevicePartition as CUB writes it, the rejected elements reversed at the tail (sluice's
+// partition keeps their order: the stricter comparison for sluice).
+// Built with the CUDA backend (cub_direct_*.cu; a call throws sluice::error on a CUDA error); without it there
+// is no CUB, and every function returns an empty call.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "sluice/config.hpp"
+
+#if SLUICE_HAS_CUDA
+#define SLUICE_CUB_DIRECT_BODY ;
+#else
+#define SLUICE_CUB_DIRECT_BODY \
+  { return {}; }
+#endif
+
+namespace sluice::tool::cub_direct {
+
+using call = std::function<void()>;
+
+template <class T>
+call reduce_sum(const T* in, std::uint64_t n, T* result, bool to_host) SLUICE_CUB_DIRECT_BODY
+template <class T>
+call inclusive_sum(const T* in, T* out, std::uint64_t n) SLUICE_CUB_DIRECT_BODY
+template <class T>
+call exclusive_sum(const T* in, T* out, std::uint64_t n) SLUICE_CUB_DIRECT_BODY
+
+// Selection and partition by flag bytes (nonzero: kept), and by the predicate x < bound.
+template <class T>
+call select_flagged(const T* in, const std::uint8_t* flags, T* out, std::uint64_t n, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
+template <class T>
+call partition_flagged(const T* in, const std::uint8_t* flags, T* out, std::uint64_t n, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
+template <class T>
+call select_below(const T* in, T* out, std::uint64_t n, T bound, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
+template <class T>
+call partition_below(const T* in, T* out, std::uint64_t n, T bound, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
+
+}  // namespace sluice::tool::cub_direct
+
+#undef SLUICE_CUB_DIRECT_BODY
