@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "event_median.cuh"
+#include "sluice/cuda/reduce/vectorized.cuh"
 #include "sluice/cuda/scan/decoupled_lookback.cuh"
 #include "sluice/sluice.hpp"
 
@@ -130,6 +131,18 @@ int main(int argc, char** argv) {
                   dl::scan_kernel<u32, sluice::sum, true, sluice::cuda_backend::lookback::tuning><<<1, 256>>>(
                       in.data(), out.data(), one_tile, sluice::sum{}, true, 0u, nullptr, nullptr, {});
                 }));
+    // A reduce's by layer at 4096 (one launch for sluice and CUB alike), beside CUB's call.
+    namespace vz = sluice::cuda_backend::vectorized;
+    using rp = vz::policy<u32>;
+    const u64 r4 = std::min<u64>(top, 4096);
+    const std::span<const u32> i4(in.data(), r4);
+    std::size_t tb4 = temp_bytes;
+    std::printf("host reduce of %llu: public API (async) %.3f us, vectorized::run %.3f us, single_kernel launch %.3f us, "
+                "cub::DeviceReduce::Sum %.3f us\n",
+                static_cast<u64>(r4), host_us([&] { sluice::reduce_async(i4, result.data(), 0u, sluice::sum{}, opt); }),
+                host_us([&] { vz::run<u32, sluice::sum>(in.data(), r4, result.data(), 0u, sluice::sum{}, 0, "t"); }),
+                host_us([&] { vz::single_kernel<rp, u32, sluice::sum><<<1, rp::final_threads>>>(in.data(), 0, r4 / 4, r4, sluice::sum{}, 0u, result.data()); }),
+                host_us([&] { cub::DeviceReduce::Sum(temp, tb4, in.data(), cub_result.data(), static_cast<int>(r4)); }));
   }
   for (const u64 n : sizes) {
     const int nn = static_cast<int>(n);

@@ -368,20 +368,22 @@ std::vector<std::string> production_peers(device d) {
 
 // One case of the production suite: every peer's call (`call(options)`), timed together (runner::measure_each),
 // its rows labelled with what the peer's name resolves to for primitive p, then form_of(p). On the GPU the peer
-// "cub" runs the call `make_cub()` makes, CUB called directly (cub_direct.hpp), where one is given.
+// "cub" runs CUB called directly (cub_direct.hpp): `cubs` holds the makers of those calls by label, "cub" first;
+// the others (partition's "cub-unstable") are timed beside it.
+using cub_makers = std::vector<std::pair<std::string, std::function<cub_direct::call()>>>;
 template <class Call>
 void measure_peers(runner& r, const std::vector<std::string>& peers, primitive p, const std::string& prim, const std::string& type,
-                   double ratio, double bytes, const Call& call, const std::function<cub_direct::call()>& make_cub = {}) {
+                   double ratio, double bytes, const Call& call, const cub_makers& cubs = {}) {
   std::vector<std::pair<std::string, std::function<void()>>> candidates;
   const std::string form = form_of(p);
   for (const auto& a : peers) {
     const options o{r.dev(), a, nullptr};
-    cub_direct::call direct;
-    if (a == "cub" && r.dev() == device::cuda && make_cub && wanted(prim, a + form)) direct = make_cub();
-    if (direct)
-      candidates.emplace_back(a + form, direct);
-    else
-      candidates.emplace_back(label_of(p, r.dev(), a) + form, [o, &call] { call(o); });
+    if (a == "cub" && r.dev() == device::cuda && !cubs.empty()) {
+      for (const auto& [label, make] : cubs)
+        if (wanted(prim, label + form)) candidates.emplace_back(label + form, make());
+      continue;
+    }
+    candidates.emplace_back(label_of(p, r.dev(), a) + form, [o, &call] { call(o); });
   }
   r.measure_each(prim, type, ratio, bytes, candidates);
 }
@@ -463,7 +465,7 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
           if (async_forms()) sluice::compact_async(in.span(), fl.span(), out.span(), count, o);
           else sink_int = sluice::compact(in.span(), fl.span(), out.span(), o);
         },
-        [&] { return cub_direct::select_flagged<T>(in.span().data(), fl.span().data(), out.span().data(), n, count, cub_to_host()); });
+        cub_makers{{"cub", [&] { return cub_direct::select_flagged<T>(in.span().data(), fl.span().data(), out.span().data(), n, count, cub_to_host()); }}});
     if (std_peers)
       r.measure("compact", "std::copy_if", type, ratio, b + n + kept * sizeof(T), [&] { sink_int = std_copy_if_flags(in.host, flags, out.host); });
     for (const auto& a : {std::string("best"), std::string("decoupled-lookback")}) {
@@ -481,7 +483,8 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
           if (async_forms()) sluice::partition_flagged_async(in.span(), fl.span(), out.span(), count, o);
           else sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o);
         },
-        [&] { return cub_direct::partition_flagged<T>(in.span().data(), fl.span().data(), out.span().data(), n, count, cub_to_host()); });
+        cub_makers{{"cub", [&] { return cub_direct::partition_flagged<T>(in.span().data(), fl.span().data(), out.span().data(), n, count, cub_to_host(), true); }},
+                   {"cub-unstable", [&] { return cub_direct::partition_flagged<T>(in.span().data(), fl.span().data(), out.span().data(), n, count, cub_to_host(), false); }}});
     if (std_peers)
       r.measure("partition", "std::partition_copy", type, ratio, 2 * b + n,
                 [&] { sink_int = std_partition_copy_flags(in.host, flags, out.host, rejected); });
@@ -499,14 +502,15 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
             if (async_forms()) sluice::compact_if_async(in.span(), out.span(), less_than(bound), count, o);
             else sink_int = sluice::compact_if(in.span(), out.span(), less_than(bound), o);
           },
-          [&] { return cub_direct::select_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host()); });
+          cub_makers{{"cub", [&] { return cub_direct::select_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host()); }}});
       measure_peers(
           r, peers, primitive::partition, "partition_if", type, ratio, 2 * b,
           [&](const options& o) {
             if (async_forms()) sluice::partition_async(in.span(), out.span(), less_than(bound), count, o);
             else sink_int = sluice::partition(in.span(), out.span(), less_than(bound), o);
           },
-          [&] { return cub_direct::partition_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host()); });
+          cub_makers{{"cub", [&] { return cub_direct::partition_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host(), true); }},
+                     {"cub-unstable", [&] { return cub_direct::partition_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host(), false); }}});
       if (std_peers) {
         auto below = [bound](T x) { return x < bound; };
         r.measure("compact_if", "std::copy_if", type, ratio, b + kept_if * sizeof(T),
@@ -559,25 +563,25 @@ void production_suite(std::vector<row>& all, device d) {
             if (async_forms()) sluice::reduce_async(in.span(), left.sum_u32.span().data(), u32{0}, sum{}, o);
             else sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o);
           },
-          [&] { return cub_direct::reduce_sum<u32>(in.span().data(), n, left.sum_u32.span().data(), cub_to_host()); });
+          cub_makers{{"cub", [&] { return cub_direct::reduce_sum<u32>(in.span().data(), n, left.sum_u32.span().data(), cub_to_host()); }}});
       measure_peers(
           r, peers, primitive::reduce, "reduce", "f32", -1, b,
           [&](const options& o) {
             if (async_forms()) sluice::reduce_async(fin.span(), left.sum_f32.span().data(), 0.0f, sum{}, o);
             else sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o);
           },
-          [&] { return cub_direct::reduce_sum<float>(fin.span().data(), n, left.sum_f32.span().data(), cub_to_host()); });
+          cub_makers{{"cub", [&] { return cub_direct::reduce_sum<float>(fin.span().data(), n, left.sum_f32.span().data(), cub_to_host()); }}});
       measure_peers(
           r, peers, primitive::scan, "inclusive_scan", "u32", -1, 2 * b, [&](const options& o) { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); },
-          [&] { return cub_direct::inclusive_sum<u32>(in.span().data(), out.span().data(), n); });
+          cub_makers{{"cub", [&] { return cub_direct::inclusive_sum<u32>(in.span().data(), out.span().data(), n); }}});
       measure_peers(
           r, peers, primitive::scan, "inclusive_scan", "f32", -1, 2 * b,
           [&](const options& o) { sluice::inclusive_scan(fin.span(), fout.span(), sum{}, o); },
-          [&] { return cub_direct::inclusive_sum<float>(fin.span().data(), fout.span().data(), n); });
+          cub_makers{{"cub", [&] { return cub_direct::inclusive_sum<float>(fin.span().data(), fout.span().data(), n); }}});
       measure_peers(
           r, peers, primitive::scan, "exclusive_scan", "u32", -1, 2 * b,
           [&](const options& o) { sluice::exclusive_scan(in.span(), out.span(), u32{0}, sum{}, o); },
-          [&] { return cub_direct::exclusive_sum<u32>(in.span().data(), out.span().data(), n); });
+          cub_makers{{"cub", [&] { return cub_direct::exclusive_sum<u32>(in.span().data(), out.span().data(), n); }}});
       if (d == device::cpu) {
         r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
         r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
@@ -680,7 +684,10 @@ void sort_suite(std::vector<row>& all, device d) {
 }
 
 // Rows that time someone else's algorithm: CUB, the standard library, oneTBB.
-bool is_peer(const std::string& algo) { return without_form(algo) == "cub" || algo.rfind("std::", 0) == 0 || algo.rfind("tbb::", 0) == 0; }
+bool is_peer(const std::string& algo) {
+  const std::string a = without_form(algo);
+  return a == "cub" || a == "cub-unstable" || algo.rfind("std::", 0) == 0 || algo.rfind("tbb::", 0) == 0;
+}
 
 bool same_case(const row& p, const row& a) { return p.prim == a.prim && p.type == a.type && p.n == a.n && p.ratio == a.ratio; }
 

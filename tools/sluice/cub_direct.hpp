@@ -5,8 +5,9 @@
 // last copy of the returned function), the count as an int where n fits (CUB's faster kernels), the sum as
 // cuda::std::plus. With `to_host` the call then copies the count (or the sum) to a host variable with
 // cudaMemcpy, the synchronous form a CUB user writes; without it the result stays in device memory.
-// Partition is cub::DevicePartition as CUB writes it, the rejected elements reversed at the tail (sluice's
-// partition keeps their order: the stricter comparison for sluice).
+// Partition is cub::DevicePartition, which writes the rejected elements last to first at the tail: with
+// `stable`, a second kernel then reverses that run (sluice's reverse_tail_kernel, as sluice's `cub` partition
+// does), so that the result is sluice's stable partition; without it, CUB's own result.
 // Built with the CUDA backend (cub_direct_*.cu; a call throws sluice::error on a CUDA error); without it there
 // is no CUB, and every function returns an empty call.
 #pragma once
@@ -37,11 +38,12 @@ call exclusive_sum(const T* in, T* out, std::uint64_t n) SLUICE_CUB_DIRECT_BODY
 template <class T>
 call select_flagged(const T* in, const std::uint8_t* flags, T* out, std::uint64_t n, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
 template <class T>
-call partition_flagged(const T* in, const std::uint8_t* flags, T* out, std::uint64_t n, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
+call partition_flagged(const T* in, const std::uint8_t* flags, T* out, std::uint64_t n, std::uint64_t* count, bool to_host,
+                       bool stable) SLUICE_CUB_DIRECT_BODY
 template <class T>
 call select_below(const T* in, T* out, std::uint64_t n, T bound, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
 template <class T>
-call partition_below(const T* in, T* out, std::uint64_t n, T bound, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
+call partition_below(const T* in, T* out, std::uint64_t n, T bound, std::uint64_t* count, bool to_host, bool stable) SLUICE_CUB_DIRECT_BODY
 
 }  // namespace sluice::tool::cub_direct
 
