@@ -3,7 +3,7 @@
 // a grid of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, `vectors` in
 // flight per thread; the last block to finish (a count of finished blocks, kept per stream between calls:
 // lookback::launch_states) then combines init, the head, the blocks' partials and the tail: one launch. Up to
-// 128 KiB of input one block does it all, each thread folding a contiguous run of 16-byte vectors. From
+// 128 KiB of input one block does it all, each warp folding a contiguous run of warp tiles. From
 // 256 MiB on (dynamic=auto), the blocks instead draw chunks of 8 x 4 warp tiles (64 KiB) from a ticket
 // counter, so that no SM reads alone at the end while others are done (the blocks of an equal share end
 // over the last three tenths of the kernel's time on the H100); each chunk's partial goes to its own slot
@@ -68,6 +68,17 @@ __device__ T warp_reduce_in_order(T v, Op op) {
     if ((threadIdx.x & 31u) + offset < 32 && (threadIdx.x & (2 * offset - 1)) == 0) v = op(v, other);
   }
   return v;
+}
+
+// The same for values that may be empty (maybe_op leaves an empty side out).
+template <class T, class Op>
+__device__ maybe<T> warp_reduce_maybe_in_order(maybe<T> m, maybe_op<T, Op> mop) {
+#pragma unroll
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    const maybe<T> other{__shfl_down_sync(0xffffffffu, m.v, offset), __shfl_down_sync(0xffffffffu, static_cast<int>(m.has), offset) != 0};
+    if ((threadIdx.x & 31u) + offset < 32 && (threadIdx.x & (2 * offset - 1)) == 0) m = mop(m, other);
+  }
+  return m;
 }
 
 // Lane 0 gets acc op each 16-byte vector of the warp tile at `tile` in turn (vector j of lane l is the
@@ -264,36 +275,50 @@ __global__ void __launch_bounds__(P::final_threads)
   combine_in_order<P>(in, head, partials, blocks, tail_at, n, op, init, result);
 }
 
-// Up to P::single_launch_max elements, the whole reduction in one block: thread t folds, in order, a
-// contiguous run of the 16-byte vectors between head and tail, all of a batch's loads in flight at once
-// (thread 0 folds the head first, the last thread the tail after); then one in-order block reduction.
+// Up to P::single_launch_max elements, the whole reduction in one block: warp w folds its contiguous run of
+// the body's warp tiles (fold_warp_tile: each load of a warp 512 contiguous bytes); the last warp also folds
+// the tail, shorter than a warp tile (lane l a contiguous run of it, loaded before the tiles, then an ordered
+// tree across the lanes); thread 0 combines init, the head, the warps' parts and the tail's, in order.
+// Measured (ncu, bench/reduce_single_block.cu, stop 36, u32): 2.66-2.91 us on the GPU at 2^10 and 2^12 and
+// 5.1-5.3 at 2^15, where a contiguous run of vectors a thread (before stop 36) took 3.1-3.4 and 7.1; the
+// tail loaded after the tiles added 1.3 us, four tiles loaded before any was folded 0.4-1.4 us.
 template <class P, class T, class Op>
 __global__ void __launch_bounds__(P::final_threads)
-    single_kernel(const T* in, u64 head, u64 vectors, u64 n, Op op, T init, T* result) {
-  using block_reduce = cub::BlockReduce<maybe<T>, P::final_threads>;
-  __shared__ typename block_reduce::TempStorage storage;
-  constexpr unsigned batch = 8;
+    single_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result) {
+  static_assert(P::threads == P::final_threads, "one warp per warps' share");
+  constexpr unsigned tail_most = P::vectors * P::per_vector;  // a lane's run of a tail shorter than a warp tile
+  __shared__ maybe<T> part[P::warps + 1];
   const maybe_op<T, Op> mop{op};
-  const uint4* src = reinterpret_cast<const uint4*>(in + head);
-  const u64 from = threadIdx.x * vectors / P::final_threads, to = (threadIdx.x + 1) * vectors / P::final_threads;
-  maybe<T> acc{T{}, false};
-  if (threadIdx.x == 0)
-    for (u64 i = 0; i < head; ++i) acc = mop(acc, maybe<T>{in[i], true});
-  for (u64 v0 = from; v0 < to; v0 += batch) {
-    vec16<T> w[batch];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const bool tail = warp == P::warps - 1 && tail_at < n;
+  T tv[tail_most];
+  unsigned count = 0;
+  if (tail) {
+    const u64 m = n - tail_at, from = lane * m / 32;
+    count = static_cast<unsigned>((lane + 1) * m / 32 - from);
 #pragma unroll
-    for (unsigned k = 0; k < batch; ++k)
-      if (v0 + k < to) w[k].raw = src[v0 + k];
-#pragma unroll
-    for (unsigned k = 0; k < batch; ++k)
-      if (v0 + k < to)
-#pragma unroll
-        for (unsigned e = 0; e < P::per_vector; ++e) acc = mop(acc, maybe<T>{w[k].e[e], true});
+    for (unsigned k = 0; k < tail_most; ++k)
+      if (k < count) tv[k] = in[tail_at + from + k];
   }
-  if (threadIdx.x == P::final_threads - 1)
-    for (u64 i = head + vectors * P::per_vector; i < n; ++i) acc = mop(acc, maybe<T>{in[i], true});
-  const maybe<T> r = block_reduce(storage).Reduce(acc, mop);
-  if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
+  maybe<T> acc{T{}, false};
+  for (u64 t = warp * tiles / P::warps; t < (warp + 1) * tiles / P::warps; ++t) acc = fold_warp_tile<P>(acc, in + head + t * P::warp_tile, op);
+  if (lane == 0) part[warp] = acc;
+  if (tail) {
+    maybe<T> r{T{}, false};
+#pragma unroll
+    for (unsigned k = 0; k < tail_most; ++k)
+      if (k < count) r = mop(r, maybe<T>{tv[k], true});
+    r = warp_reduce_maybe_in_order(r, mop);
+    if (lane == 0) part[P::warps] = r;
+  }
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  maybe<T> r{init, true};
+  for (u64 i = 0; i < head; ++i) r = mop(r, maybe<T>{in[i], true});
+#pragma unroll
+  for (unsigned w = 0; w < P::warps; ++w) r = mop(r, part[w]);
+  if (tail_at < n) r = mop(r, part[P::warps]);
+  *result = r.v;
 }
 
 // dynamic=auto|on|off: the chunks drawn from a counter (auto: from P::dynamic_from_bytes of input; on: from
@@ -313,7 +338,8 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   if (head > n) head = n;
   const bool small = n <= P::single_launch_max && dynamic != setting::on;
   if (small && head < P::per_vector) {  // (a start not aligned to T goes the element way below)
-    single_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, (n - head) / P::per_vector, n, op, init, result);
+    const u64 tiles = (n - head) / P::warp_tile;
+    single_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, tiles, head + tiles * P::warp_tile, n, op, init, result);
     check_launch(fn, "vectorized::single_kernel");
     return;
   }
