@@ -162,6 +162,10 @@ int main(int argc, char** argv) {
     auto cub_compact_if = [&] { cub::DeviceSelect::If(temp, tb, in.data(), cub_out.data(), cub_count.data(), nn, pred); };
     auto sl_reduce = [&] { sluice::reduce_async(i, result.data(), 0u, sluice::sum{}, opt); };
     auto cub_reduce = [&] { cub::DeviceReduce::Sum(temp, tb, in.data(), cub_result.data(), nn); };
+    // The reduction below the public API (the kernels as this file was compiled with them).
+    auto sl_reduce_run = [&] {
+      sluice::cuda_backend::vectorized::run<u32, sluice::sum>(in.data(), n, result.data(), 0u, sluice::sum{}, 0, "small_sizes");
+    };
 
     // Checks: sluice against CUB (kept elements and counts; partition's kept run; the sum).
     auto same = [&](const char* what, bool counted, bool kept_run_only) {
@@ -192,6 +196,9 @@ int main(int argc, char** argv) {
     u32 r1 = 0, r2 = 0;
     cudaMemcpy(&r1, result.data(), 4, cudaMemcpyDeviceToHost), cudaMemcpy(&r2, cub_result.data(), 4, cudaMemcpyDeviceToHost);
     if (r1 != r2) std::printf("MISMATCH reduce n=%llu\n", n), ++failures;
+    sl_reduce_run(), cudaDeviceSynchronize();
+    cudaMemcpy(&r1, result.data(), 4, cudaMemcpyDeviceToHost);
+    if (r1 != r2) std::printf("MISMATCH vectorized::run n=%llu\n", n), ++failures;
 
     report(n, "empty kernel", [] { empty_kernel<<<1, 32>>>(); });
     report(n, "two empty kernels", [] { empty_kernel<<<1, 32>>>(), empty_kernel<<<1, 32>>>(); });
@@ -206,6 +213,7 @@ int main(int argc, char** argv) {
     report(n, "cub compact_if", cub_compact_if);
     report(n, "sluice reduce", sl_reduce);
     report(n, "cub reduce", cub_reduce);
+    report(n, "sluice vectorized::run", sl_reduce_run);
   }
   cudaFree(temp);
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
