@@ -139,10 +139,11 @@ inline const algorithm_info& find_algorithm(primitive prim, device d, std::strin
       throw error(errc::invalid_argument, "sluice::" + std::string(fn) + ": algorithm '" + std::string(spec) + "' takes no parameters");
     return *a;
   }
+  for (const auto& a : algorithm_table)  // every call's path: no allocation
+    if (a.prim == prim && runs_on(a, d) && (best ? is_best(a, d) : a.name == name)) return a;
   std::string valid;
   for (const auto& a : algorithm_table) {
     if (a.prim != prim || !runs_on(a, d)) continue;
-    if (best ? is_best(a, d) : a.name == name) return a;
     valid += valid.empty() ? "" : ", ";
     valid += a.name;
   }
