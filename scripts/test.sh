@@ -10,7 +10,7 @@ scripts/setup.sh
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j"$JOBS"
 cd "$BUILD_DIR"
-ctest -j"$JOBS" --output-on-failure
+ctest -j"$JOBS" --output-on-failure | tee ctest-output.txt
 # The CPU side once more under AddressSanitizer + UndefinedBehaviorSanitizer (the CUDA side is checked by
 # compute-sanitizer on the GPU machine: scripts/device_check.sh). Quick matrix; the installed-package test
 # builds an uninstrumented program, so it runs only above.
@@ -29,3 +29,7 @@ fi
 # ctest lists skipped tests without their reason: show the reasons the tests printed.
 reasons=$(grep -h -A1 "Skipped$" Testing/Temporary/LastTest.log 2>/dev/null | grep -v -e "Skipped$" -e "^--" | sort | uniq -c || true)
 [ -z "$reasons" ] || printf 'skipped tests, with the reason each gave:\n%s\n' "$reasons"
+# The command-line tests skip by exit code 2 (no GPU, no OpenGL context) and say why on stderr: their lines.
+for t in $(sed -n 's/^[[:space:]]*[0-9]* - \(cli_[^ ]*\) (Skipped)$/\1/p' ctest-output.txt); do
+  printf '  %s: %s\n' "$t" "$(awk -v t="$t" '$0 ~ ("Test: " t "$") {f = 1; next} f && /^Output:/ {getline; getline; print; exit}' Testing/Temporary/LastTest.log)"
+done

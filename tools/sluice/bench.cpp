@@ -14,9 +14,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <numeric>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <vector>
 
 #if SLUICE_BENCH_HAS_TBB  // CPU peers only: libstdc++ runs std::execution::par on oneTBB
@@ -61,6 +63,13 @@ bool wanted(const std::string& prim, const std::string& label) {
     if (algo == a || detail::base_name(algo) == a || (a == "best" && best_labels.count(algo))) return true;
   return false;
 }
+
+// Whether --primitive leaves any of `prims` in: the production suite builds no inputs for the others.
+bool primitive_wanted(std::initializer_list<std::string_view> prims) {
+  if (args == nullptr || args->only_primitive.empty()) return true;
+  return std::find(prims.begin(), prims.end(), std::string_view(args->only_primitive)) != prims.end();
+}
+bool moves_wanted() { return primitive_wanted({"compact", "compact_unordered", "partition", "compact_if", "partition_if"}); }
 
 namespace {
 const auto run_start = std::chrono::steady_clock::now();
@@ -489,7 +498,7 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
       r.measure("partition", "std::partition_copy", type, ratio, 2 * b + n,
                 [&] { sink_int = std_partition_copy_flags(in.host, flags, out.host, rejected); });
     if constexpr (std::is_arithmetic_v<T>) {
-      if (!with_predicate) continue;
+      if (!with_predicate || !primitive_wanted({"compact_if", "partition_if"})) continue;
       // The predicate forms: keep x < the ratio-quantile of the (uniform) input; no flags to read.
       std::vector<T> sorted = in.host;
       const std::size_t q = static_cast<std::size_t>(ratio * static_cast<double>(n));
@@ -555,7 +564,10 @@ void production_suite(std::vector<row>& all, device d) {
     yardstick(r, d, in, out, "u32");
     read_yardstick(r, d, in);
     {
-      buf<float> fin(verify::make_values<float>(n, 2, verify::value_kind::sum), d), fout(std::vector<float>(n), d);
+      // The f32 inputs and outputs only where a measurement takes them (--primitive).
+      const bool f32_wanted = primitive_wanted({"reduce", "inclusive_scan"}) || (big && moves_wanted());
+      buf<float> fin(f32_wanted ? verify::make_values<float>(n, 2, verify::value_kind::sum) : std::vector<float>{}, d),
+          fout(std::vector<float>(f32_wanted ? n : 0), d);
       results_left left(d);
       measure_peers(
           r, peers, primitive::reduce, "reduce", "u32", -1, b,
@@ -591,15 +603,16 @@ void production_suite(std::vector<row>& all, device d) {
 #endif
       }
       // The predicate forms at every size on the GPU (issue 5's goal holds at every power of two), at 2^26 on the CPU.
-      production_moves<u32>(r, d, in, out, "u32", big ? std::vector<double>{0.1, 0.5, 0.9} : std::vector<double>{0.5},
-                            big || cpu_peers || d == device::cuda);
-      if (big) production_moves<float>(r, d, fin, fout, "f32", {0.1, 0.5, 0.9}, true);
+      if (moves_wanted())
+        production_moves<u32>(r, d, in, out, "u32", big ? std::vector<double>{0.1, 0.5, 0.9} : std::vector<double>{0.5},
+                              big || cpu_peers || d == device::cuda);
+      if (big && moves_wanted()) production_moves<float>(r, d, fin, fout, "f32", {0.1, 0.5, 0.9}, true);
     }
-    if (cpu_peers) cpu_sort_rows(r, in);
+    if (cpu_peers && primitive_wanted({"radix_sort"})) cpu_sort_rows(r, in);
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }
   // The goals' table is 2^28 and, for the wide elements, 2^27: --n 2^28 times both.
-  if (d != device::cuda || (args && args->n && args->n != (std::uint64_t{1} << 28))) return;
+  if (d != device::cuda || (args && args->n && args->n != (std::uint64_t{1} << 28)) || !moves_wanted()) return;
   const std::uint64_t n = std::uint64_t{1} << 27;
   std::printf("[production] 64- and 128-bit elements, n = %llu\n", static_cast<unsigned long long>(n));
   {
