@@ -104,6 +104,8 @@ TEST(api, empty_inputs) {
   sluice::inclusive_scan(none, out);
   EXPECT_EQ(sluice::compact(none, flags, out), 0u);
   EXPECT_EQ(sluice::partition_flagged(none, flags, out), 0u);
+  EXPECT_EQ(sluice::partition_unordered_flagged(none, flags, out), 0u);
+  EXPECT_EQ(sluice::partition_unordered(none, out, less_than(1u)), 0u);
   sluice::radix_sort(out);
 }
 
@@ -112,6 +114,8 @@ TEST(api, flags_must_match_input) {
   std::vector<std::uint8_t> flags(9, 1);
   expect_error(errc::invalid_argument, {"sluice::compact", "'flags'", "9", "10"}, [&] { (void)sluice::compact(in, flags, out); });
   expect_error(errc::invalid_argument, {"partition_flagged", "'flags'"}, [&] { (void)sluice::partition_flagged(in, flags, out); });
+  expect_error(errc::invalid_argument, {"partition_unordered_flagged", "'flags'"},
+               [&] { (void)sluice::partition_unordered_flagged(in, flags, out); });
 }
 
 TEST(api, output_capacity) {
@@ -127,6 +131,10 @@ TEST(api, output_capacity) {
   EXPECT_EQ(count, 100u);  // the async form reports the full count, writes only what fits
   std::vector<std::uint32_t> small(99);
   expect_error(errc::invalid_argument, {"sluice::partition", "'out'", "99"}, [&] { (void)sluice::partition(in, small, less_than(5u)); });
+  expect_error(errc::invalid_argument, {"sluice::partition_unordered", "'out'", "99"},
+               [&] { (void)sluice::partition_unordered(in, small, less_than(5u)); });
+  expect_error(errc::invalid_argument, {"partition_unordered_async", "'count'", "null"},
+               [&] { sluice::partition_unordered_async(in, std::vector<std::uint32_t>(100), less_than(5u), nullptr); });
   std::vector<std::uint32_t> short_scan(99);
   expect_error(errc::invalid_argument, {"inclusive_scan", "'out'"}, [&] { sluice::inclusive_scan(in, short_scan); });
 }
@@ -184,6 +192,11 @@ TEST(api, custom_operators_and_predicates_on_cpu) {
   std::vector<int> split(6);
   EXPECT_EQ(sluice::partition(x, split, [](int a) { return a > 4; }), 2u);
   EXPECT_EQ(split, (std::vector<int>{5, 6, 1, 2, 3, 4}));
+  std::vector<int> any(6);  // the CPU keeps the rejected run in order, although partition_unordered does not promise it
+  EXPECT_EQ(sluice::partition_unordered(x, any, [](int a) { return a > 4; }), 2u);
+  EXPECT_EQ(std::vector<int>(any.begin(), any.begin() + 2), (std::vector<int>{5, 6}));
+  std::sort(any.begin() + 2, any.end());
+  EXPECT_EQ(any, (std::vector<int>{5, 6, 1, 2, 3, 4}));
 }
 
 TEST(api, cpu_plan_parameters_are_checked) {
@@ -293,7 +306,7 @@ TEST(api, cuda_without_a_device_is_no_device) {
 
 TEST(api, list_has_a_default_per_primitive_and_device) {
   for (auto p : {primitive::reduce, primitive::scan, primitive::compact, primitive::compact_unordered, primitive::partition,
-                 primitive::radix_sort})
+                 primitive::partition_unordered, primitive::radix_sort})
     for (auto d : {device::cpu, device::cuda}) {
       const auto& a = find_algorithm(p, d, "best", "test");
       EXPECT_TRUE(runs_on(a, d)) << to_string(p);
@@ -428,7 +441,9 @@ void moves_of_misaligned_ranges() {
   device_buffer<T> in(host), out(n + 8);
   device_buffer<std::uint8_t> fl(flags);
   for (const auto& a : algorithms()) {
-    if (!a.on_cuda || (a.prim != primitive::compact && a.prim != primitive::compact_unordered && a.prim != primitive::partition)) continue;
+    if (!a.on_cuda || (a.prim != primitive::compact && a.prim != primitive::compact_unordered && a.prim != primitive::partition &&
+                       a.prim != primitive::partition_unordered))
+      continue;
     for (std::size_t off_in : {0, 1, 3})
       for (std::size_t off_out : {0, 2})
         for (std::size_t off_flags : {off_in, std::size_t{1}}) {
@@ -441,11 +456,20 @@ void moves_of_misaligned_ranges() {
           std::uint64_t c = 0;
           if (a.prim == primitive::compact) c = sluice::compact(src, f, dst, o);
           else if (a.prim == primitive::compact_unordered) c = sluice::compact_unordered(src, f, dst, o);
-          else c = sluice::partition_flagged(src, f, dst, o), kept.insert(kept.end(), rejected.begin(), rejected.end());
+          else if (a.prim == primitive::partition) c = sluice::partition_flagged(src, f, dst, o);
+          else c = sluice::partition_unordered_flagged(src, f, dst, o);
+          const bool part = a.prim == primitive::partition || a.prim == primitive::partition_unordered;
+          EXPECT_EQ(c, part ? n - rejected.size() : kept.size()) << a.name;
           auto got = out.download();
+          if (a.prim == primitive::partition_unordered) {  // the rejected run as a multiset
+            std::vector<T> back(got.begin() + off_out + kept.size(), got.begin() + off_out + n);
+            std::sort(back.begin(), back.end()), std::sort(rejected.begin(), rejected.end());
+            EXPECT_TRUE(back == rejected) << a.name << " rejected run";
+          } else if (part) {
+            kept.insert(kept.end(), rejected.begin(), rejected.end());
+          }
           std::vector<T> mine(got.begin() + off_out, got.begin() + off_out + kept.size());
           if (a.prim == primitive::compact_unordered) std::sort(mine.begin(), mine.end()), std::sort(kept.begin(), kept.end());
-          EXPECT_EQ(c, a.prim == primitive::partition ? n - rejected.size() : kept.size()) << a.name;
           EXPECT_TRUE(mine == kept) << to_string(a.prim) << " " << a.name << " " << sizeof(T) << "-byte in+" << off_in
                                     << " out+" << off_out << " flags+" << off_flags;
         }
@@ -675,6 +699,62 @@ TEST_F(gpu, large_partitions_take_the_pipelined_path_and_capture_in_a_cuda_graph
   const std::size_t n = (std::size_t{1} << (sanitizing() ? 16 : 23)) + 4097;
   large_partitions_by_predicate<std::uint64_t>(n);
   large_partitions_by_predicate<std::uint32_t>(n + 2);
+}
+
+// partition_unordered by predicate: the single pass whose tiles write their rejected runs backwards from the end
+// (pipelined=off; best below 64 MiB) and partition's pipelined pass without its flip (pipelined=on; best from 64
+// MiB), u32 and u64, input and output 16-byte aligned and not, a partial last tile, 10% and 90% kept: the split
+// point, the kept run in input order, the rejected run the same multiset as the input's (sorted, compared), and
+// nothing written past n. best and the pass also captured in a CUDA graph and replayed twice.
+template <class T>
+void unordered_partitions_by_predicate(std::size_t n) {
+  const auto spec = [](const char* params) { return std::string("decoupled-lookback:") + params + (sanitizing() ? ",blocks=7" : ""); };
+  std::vector<T> h(n + 1);
+  for (std::size_t i = 0; i < n + 1; ++i) h[i] = static_cast<T>((i * 2654435761u) >> 7 & ((1u << 25) - 1));
+  device_buffer<T> in(h), out(n + 4);
+  device_buffer<std::uint64_t> count(1);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  const T poison = static_cast<T>(~T{0});
+  for (const double kept_ratio : {0.9, 0.1})
+    for (const std::size_t off : {std::size_t{0}, std::size_t{1}}) {  // in + off, out + 3 * off
+      const T limit = static_cast<T>(kept_ratio * (1u << 25));
+      std::vector<T> kept, rejected;
+      for (std::size_t i = off; i < off + n; ++i) (h[i] < limit ? kept : rejected).push_back(h[i]);
+      std::sort(rejected.begin(), rejected.end());
+      const std::span<const T> src(in.data() + off, n);
+      const std::span<T> dst(out.data() + 3 * off, n);
+      auto check = [&](std::uint64_t c, const std::string& what) {
+        const auto got = out.download();
+        EXPECT_EQ(c, kept.size()) << what;
+        EXPECT_TRUE(std::equal(kept.begin(), kept.end(), got.begin() + 3 * off)) << what << ": kept run";
+        std::vector<T> back(got.begin() + 3 * off + kept.size(), got.begin() + 3 * off + n);
+        std::sort(back.begin(), back.end());
+        EXPECT_TRUE(back == rejected) << what << ": rejected run";
+        for (std::size_t i = 3 * off + n; i < got.size(); ++i) EXPECT_EQ(got[i], poison) << what << ": wrote past n at " << i;
+      };
+      for (const std::string& sp : {std::string("best"), spec("pipelined=on"), spec("pipelined=off"), std::string("cub")}) {
+        const std::string what = sp + " kept " + std::to_string(kept_ratio) + " n=" + std::to_string(n) + " offset " + std::to_string(off);
+        cudaMemsetAsync(out.data(), 0xff, (n + 4) * sizeof(T), s);
+        check(sluice::partition_unordered(src, dst, less_than(limit), {device::cuda, sp, s}), what);
+      }
+      for (const std::string& sp : {std::string("best"), spec("pipelined=on")}) {
+        const captured graph(s, [&] { sluice::partition_unordered_async(src, dst, less_than(limit), count.data(), {device::cuda, sp, s}); });
+        for (int i = 0; i < 2; ++i) {
+          cudaMemsetAsync(out.data(), 0xff, (n + 4) * sizeof(T), s);
+          ASSERT_TRUE(graph.launch());
+          check(count.download()[0], "graph " + sp);
+        }
+      }
+    }
+  cudaStreamDestroy(s);
+}
+TEST_F(gpu, unordered_partitions_take_one_pass_and_capture_in_a_cuda_graph) {
+  const std::size_t n = (std::size_t{1} << (sanitizing() ? 16 : 24)) + 4097;
+  unordered_partitions_by_predicate<std::uint64_t>(n);
+  unordered_partitions_by_predicate<std::uint32_t>(n + 2);
+  unordered_partitions_by_predicate<std::uint32_t>(5000);  // a few tiles
+  unordered_partitions_by_predicate<std::uint32_t>(1000);  // one tile
 }
 
 // The huge tests' inputs, a hash of the index: 2^32 + 1000 bytes with flags keeping about a third, and

@@ -11,7 +11,7 @@
 
 namespace sluice {
 
-enum class primitive { reduce, scan, compact, compact_unordered, partition, radix_sort };
+enum class primitive { reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort };
 
 constexpr std::string_view to_string(primitive p) noexcept {
   switch (p) {
@@ -20,6 +20,7 @@ constexpr std::string_view to_string(primitive p) noexcept {
     case primitive::compact: return "compact";
     case primitive::compact_unordered: return "compact_unordered";
     case primitive::partition: return "partition";
+    case primitive::partition_unordered: return "partition_unordered";
     case primitive::radix_sort: return "radix_sort";
   }
   return "unknown";
@@ -86,6 +87,10 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::partition,         "scan-scatter", false, true,  true,  false, false, "exclusive scan of the flags, then a two-sided scatter"},
   {primitive::partition,         "split",        false, true,  true,  false, false, "Billeter Sec. 5.3 stream split: billeter phases 1-2, rows split in shared memory", "P, simd=popc|prefix"},
   {primitive::partition,         "cub",          false, true,  true,  false, false, "cub::DevicePartition (CCCL) + reversal of its reversed tail, the peer to beat"},
+  {primitive::partition_unordered, "serial",     true,  false, true,  false, false, "the serial partition (rejected ones in input order although not promised)"},
+  {primitive::partition_unordered, "split",      true,  false, true,  true,  false, "the stable CPU split (rejected ones in input order although not promised: the split writes both runs in one move anyway)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (or SLUICE_CPU_SIMD)"},
+  {primitive::partition_unordered, "decoupled-lookback", false, true, true, false, true, "by predicate one pass, as compact: kept run forward from the front, each tile's rejected run (in input order) backwards from the end, no wait for the kept total; on Hopper from 64 MiB of input partition's pipelined pass without its flip (rejected run last to first, as CUB's); flags: the stable partition", "pipelined=auto|on|off (predicates of 4- and 8-byte elements, 16-byte aligned spans, sm_90+; auto from 64 MiB of input), blocks=N (the pass's grid, at most N blocks)"},
+  {primitive::partition_unordered, "cub",        false, true,  true,  false, false, "cub::DevicePartition (CCCL) alone: rejected run last to first, the peer to beat"},
   {primitive::radix_sort,        "lsd-serial",   true,  false, true,  false, false, "serial LSD radix sort, 8-bit digits, counting sort per digit"},
   {primitive::radix_sort,        "lsd-parallel", true,  false, true,  true,  false, "LSD radix sort, 8-bit digits, Billeter's three phases per digit on P threads (per-thread histograms, prefix over digit x thread, stable scatter); passes where all keys share the digit skipped", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; the sort has no SIMD kernels)"},
   {primitive::radix_sort,        "onesweep",     false, true,  true,  false, true,  "Adinets-Merrill Onesweep: one histogram read, then one pass per 8-bit digit (ballot ranking, per-digit look-back)", "portion=N (keys per launch of a digit pass, whole tiles; default and most about 2^28: smaller only to test the hand-over between launches)"},

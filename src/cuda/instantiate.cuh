@@ -13,7 +13,9 @@
   template void sluice::cuda_backend::compact<T, Sel>(std::string_view, std::span<const T>, std::span<T>, Sel,        \
                                                       std::uint64_t*, CUstream_st*);                                  \
   template void sluice::cuda_backend::partition<T, Sel>(std::string_view, std::span<const T>, std::span<T>, Sel,      \
-                                                        std::uint64_t*, CUstream_st*);
+                                                        std::uint64_t*, CUstream_st*);                                \
+  template void sluice::cuda_backend::partition_unordered<T, Sel>(std::string_view, std::span<const T>, std::span<T>,  \
+                                                                  Sel, std::uint64_t*, CUstream_st*);
 #define SLUICE_INST_SORT(K, V)                                                                                          \
   template void sluice::cuda_backend::radix_sort<K, V>(std::string_view, std::span<K>, std::span<V>, bool, int, int, \
                                                        CUstream_st*);

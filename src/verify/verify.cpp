@@ -11,7 +11,8 @@ tally run(const algorithm_info& algo, const settings& s, std::string_view spec) 
     case primitive::scan: verify_scan(c); break;
     case primitive::compact:
     case primitive::compact_unordered: verify_compact(c); break;
-    case primitive::partition: verify_partition(c); break;
+    case primitive::partition:
+    case primitive::partition_unordered: verify_partition(c); break;
     case primitive::radix_sort: verify_sort(c); break;
   }
   return c.t;

@@ -1,4 +1,4 @@
-// compact, compact_unordered and partition against the reference, bit for bit, flags and predicate forms,
+// compact, compact_unordered, partition and partition_unordered against the reference, bit for bit, flags and predicate forms,
 // with poisoned outputs whose guard must stay untouched and a too-small output that must be refused.
 #include <algorithm>
 
@@ -55,7 +55,8 @@ enum class form { flags, predicate };
 // input value chosen to keep about `ratio` of the elements.
 template <class T>
 std::string one_case(context& c, std::uint64_t n, const flag_case& fc, form f, std::uint64_t seed, bool too_small) {
-  const bool part = c.algo.prim == primitive::partition;
+  const bool part = c.algo.prim == primitive::partition || c.algo.prim == primitive::partition_unordered;
+  const bool part_unordered = c.algo.prim == primitive::partition_unordered;  // the rejected run as a multiset
   const bool unordered = c.algo.prim == primitive::compact_unordered;
   const auto values = make_values<T>(n, seed);
   std::vector<std::uint8_t> flags;
@@ -80,7 +81,10 @@ std::string one_case(context& c, std::uint64_t n, const flag_case& fc, form f, s
   const auto opt = c.opt();
   std::uint64_t count = 0;
   try {
-    if (part) {
+    if (part_unordered) {
+      if (f == form::flags) count = sluice::partition_unordered_flagged(in.span(), fl.span(), out.span(), opt);
+      else if constexpr (!std::is_same_v<T, vec4u>) count = sluice::partition_unordered(in.span(), out.span(), pred, opt);
+    } else if (part) {
       if (f == form::flags) count = sluice::partition_flagged(in.span(), fl.span(), out.span(), opt);
       else if constexpr (!std::is_same_v<T, vec4u>) count = sluice::partition(in.span(), out.span(), pred, opt);
     } else if (unordered) {
@@ -101,7 +105,15 @@ std::string one_case(context& c, std::uint64_t n, const flag_case& fc, form f, s
   if (too_small) return "a too-small out was accepted";
   if (part) {
     if (count != kept) return "split point " + std::to_string(count) + ", want " + std::to_string(kept);
-    return compare(out.fetch(), want, n, n, false);
+    if (!part_unordered) return compare(out.fetch(), want, n, n, false);
+    // The kept run in input order, bit for bit; the rejected run the same multiset as the reference's.
+    auto got = out.fetch();
+    const std::string front = compare(std::vector<T>(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(kept)),
+                                      std::vector<T>(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(kept)), kept, kept, false);
+    if (!front.empty()) return "kept run: " + front;
+    const std::string back = compare(std::vector<T>(got.begin() + static_cast<std::ptrdiff_t>(kept), got.end()),
+                                     std::vector<T>(want.begin() + static_cast<std::ptrdiff_t>(kept), want.end()), n - kept, n - kept, true);
+    return back.empty() ? "" : "rejected run: " + back;
   }
   return compare(out.fetch(), want, count, cap, unordered);
 }
@@ -119,7 +131,7 @@ void type_cases(context& c) {
     }
   }
   // Too-small outputs must be refused without writing past them (compaction only: partition checks size up front).
-  if (c.algo.prim != primitive::partition)
+  if (c.algo.prim != primitive::partition && c.algo.prim != primitive::partition_unordered)
     for (std::uint64_t n : {std::uint64_t{100}, std::uint64_t{5000}, std::uint64_t{1} << 18})
       c.run_case(std::string(type_name<T>()) + " n=" + std::to_string(n) + " out too small",
                  [&] { return one_case<T>(c, n, {pattern::random, 0.5}, form::flags, ++seed, true); });

@@ -69,7 +69,9 @@ bool primitive_wanted(std::initializer_list<std::string_view> prims) {
   if (args == nullptr || args->only_primitive.empty()) return true;
   return std::find(prims.begin(), prims.end(), std::string_view(args->only_primitive)) != prims.end();
 }
-bool moves_wanted() { return primitive_wanted({"compact", "compact_unordered", "partition", "compact_if", "partition_if"}); }
+bool moves_wanted() {
+  return primitive_wanted({"compact", "compact_unordered", "partition", "compact_if", "partition_if", "partition_unordered_if"});
+}
 
 namespace {
 const auto run_start = std::chrono::steady_clock::now();
@@ -498,7 +500,7 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
       r.measure("partition", "std::partition_copy", type, ratio, 2 * b + n,
                 [&] { sink_int = std_partition_copy_flags(in.host, flags, out.host, rejected); });
     if constexpr (std::is_arithmetic_v<T>) {
-      if (!with_predicate || !primitive_wanted({"compact_if", "partition_if"})) continue;
+      if (!with_predicate || !primitive_wanted({"compact_if", "partition_if", "partition_unordered_if"})) continue;
       // The predicate forms: keep x < the ratio-quantile of the (uniform) input; no flags to read.
       std::vector<T> sorted = in.host;
       const std::size_t q = static_cast<std::size_t>(ratio * static_cast<double>(n));
@@ -520,6 +522,14 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
           },
           cub_makers{{"cub", [&] { return cub_direct::partition_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host(), true); }},
                      {"cub-unstable", [&] { return cub_direct::partition_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host(), false); }}});
+      // The order-free split beside CUB's own (unstable) partition, its peer.
+      measure_peers(
+          r, peers, primitive::partition_unordered, "partition_unordered_if", type, ratio, 2 * b,
+          [&](const options& o) {
+            if (async_forms()) sluice::partition_unordered_async(in.span(), out.span(), less_than(bound), count, o);
+            else sink_int = sluice::partition_unordered(in.span(), out.span(), less_than(bound), o);
+          },
+          cub_makers{{"cub", [&] { return cub_direct::partition_below<T>(in.span().data(), out.span().data(), n, bound, count, cub_to_host(), false); }}});
       if (std_peers) {
         auto below = [bound](T x) { return x < bound; };
         r.measure("compact_if", "std::copy_if", type, ratio, b + kept_if * sizeof(T),

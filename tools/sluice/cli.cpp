@@ -45,7 +45,7 @@ const char* const usage_bench =
     "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed) beside the copy;\n"
     "             repeat it for several (production: exactly these, in place of the default and CUB)\n"
     "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
-    "             compact_unordered, partition, partition_if, radix_sort, radix_sort_pairs\n"
+    "             compact_unordered, partition, partition_if, partition_unordered_if, radix_sort, radix_sort_pairs\n"
     "  --n        quick, production, sort, ratio, blocksize and tables: time at this one size instead of the suite's own\n"
     "             (e.g. 268435456 or 2^28; production on the GPU: 2^28 also times the 64- and 128-bit elements\n"
     "             at 2^27, the goals' table); size: sizes 2^10 .. the largest power of two up to N\n"

@@ -75,6 +75,11 @@ template <class T, class Sel>
 void partition(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count,
                CUstream_st* stream);
 
+// The same, the rejected elements in an order not promised (after the kept ones, which keep input order).
+template <class T, class Sel>
+void partition_unordered(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count,
+                         CUstream_st* stream);
+
 // V = std::nullptr_t for keys only.
 template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit,

@@ -102,6 +102,16 @@ void partition(std::string_view algo, std::span<const T> in, std::span<T> out, S
   partition_papers(algo, in, out, sel, count, stream);
 }
 
+template <class T, class Sel>
+void partition_unordered(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count,
+                         CUstream_st* stream) {
+  constexpr const char* fn = "partition_unordered";
+  if (sluice::detail::base_name(algo) == "decoupled-lookback")
+    return select_lookback::partition_unordered(in, out, sel, count, stream, fn, algo);
+  if (algo == "cub") return cub_peer::partition(in, out, sel, count, stream, fn, /*flip=*/false);
+  throw error(errc::unsupported, std::string("sluice::") + fn + ": no CUDA variant named '" + std::string(algo) + "'");
+}
+
 template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit, int end_bit,
                 CUstream_st* stream) {

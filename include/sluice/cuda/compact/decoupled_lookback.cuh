@@ -304,7 +304,7 @@ template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter, unsigned* spare_counter,
                   lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl, const unsigned* bits,
-                  const unsigned* skip) {
+                  const unsigned* skip, bool from_end) {
   using P = policy<T>;
   constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
   using warp_scan = cub::WarpScan<unsigned>;
@@ -418,7 +418,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     }
     if (lane == 0) tile_before = before, tile_kept = kept;
     if constexpr (M == mode::partition) {
-      if (lane == 0) {
+      if (lane == 0 && !from_end) {  // from_end (partition_unordered) needs no total
         if (kept_total) {  // counted before: the count pass, or the phased scan
           kept_in_all = *kept_total;
         } else if (!counter) {  // one tile
@@ -442,7 +442,9 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   u64 rejected_to = 0;  // partition: the output index of this tile's first rejected element
   unsigned rejected_at = 0;
   if constexpr (M == mode::partition) {
-    rejected_to = kept_in_all + (base - before);
+    // Stable: after every kept element. from_end (partition_unordered): the tiles' rejected runs fill out from
+    // its end backwards, each run in input order, the first tile's last; no tile waits for the total.
+    rejected_to = from_end ? n - (base - before) - ((full ? P::tile : n - base) - kept) : kept_in_all + (base - before);
     const unsigned end = kept_at + static_cast<unsigned>(kept);
     rejected_at = end + static_cast<unsigned>((rejected_to + phase - end % phase) % phase);
   }
@@ -943,7 +945,8 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
 // pass, so the choice costs no launch of its own.
 template <class T, class Sel, class Tuning, class Pipe>
 const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
-                                        compact_settings c, u64* counts, u64 count_tiles, scratch& decided, bool* alone) {
+                                        compact_settings c, u64* counts, u64 count_tiles, scratch& decided, bool* alone,
+                                        bool flip = true) {
   if constexpr (is_flags<Sel> || !Pipe::built || Pipe::runs != 2) {
     return nullptr;
   } else {
@@ -969,7 +972,7 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
       state.unused();
       return nullptr;
     }
-    if (!part.sample) {
+    if (!part.sample && flip) {  // partition_unordered leaves the tail reversed
       // The flip (reverse_tail.cuh): a grid for the whole possible tail, 4 pairs a thread (stop 30: 1.2-1.6x faster
       // than one; a resident grid looping over its pairs measured slower in stop 29, bench/partition_tuning.cu).
       reverse_tail_kernel<T><<<reverse_tail_grid(n), 256, 0, s>>>(out.data(), count, n);
@@ -1078,14 +1081,70 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
       if (resident && launch_cooperative(kernel, tiles, P::threads, 0, s, fn, "select_lookback::select_kernel", in.data(), sel,
                                          out.data(), n, static_cast<u64>(out.size()), count, counter, launch.spare_counter(), states,
                                          static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr),
-                                         static_cast<const unsigned*>(nullptr), skip))
+                                         static_cast<const unsigned*>(nullptr), skip, false))
         return;
       count_pass();  // not resident, or the device could not hold the grid after all (kept total still zero)
     }
   }
   kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter,
-                                                              launch.spare_counter(), states, kept_total, tile_incl, bits, skip);
+                                                              launch.spare_counter(), states, kept_total, tile_incl, bits, skip, false);
   check_launch(fn, "select_lookback::select_kernel");
+}
+
+// partition_unordered's parameters (predicates): pipelined=auto|on|off (partition's pipelined pass, its tail
+// left reversed: 4- and 8-byte elements, in and out 16-byte aligned, sm_90+; auto from
+// unordered_pipelined_from_bytes of input) and blocks=N (that pass's grid, as compact's).
+inline compact_settings parse_partition_unordered(std::string_view spec, const char* fn) {
+  sluice::detail::params p(spec, fn);
+  compact_settings c;
+  c.pipelined = p.auto_on_off("pipelined");
+  c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
+  p.done("pipelined, blocks");
+  return c;
+}
+inline constexpr u64 unordered_pipelined_from_bytes = u64{1} << 26;  // as compact's pipeline (Pipe::min_tiles)
+
+// partition_unordered "decoupled-lookback": the kept elements first, in input order, then the rejected ones in
+// an order not promised. By predicate it is one pass, as compact: where the stable partition must know the
+// kept total before its first rejected element is written (a count pass that reads the input again, a resident
+// grid whose tiles wait for the last, or the pipelined pass and a flip that moves the rejected run again),
+// here each tile's rejected run goes to the end of out, backwards from the rejected ones before it, which the
+// look-back's prefix already gives (base - before): select_kernel with from_end, or from
+// unordered_pipelined_from_bytes on Hopper partition's pipelined pass without its flip (rejected run last to
+// first, as CUB's DevicePartition writes it). Flags: the stable partition, whose flagged paths read the flags
+// (n bytes) again at most, not the elements.
+template <class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline_for<mode::partition, T, is_flags<Sel>>>
+void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
+                         std::string_view spec) {
+  using P = policy<T>;
+  using sluice::detail::setting;
+  if constexpr (is_flags<Sel>) {
+    (void)parse_partition_unordered(spec, fn);  // its parameters are checked all the same
+    run<mode::partition>(in, out, sel, count, s, fn);
+  } else {
+    compact_settings c = parse_partition_unordered(spec, fn);
+    const u64 n = in.size(), tiles = ceil_div(n, P::tile);
+    if (n == 0) return check_cuda(cudaMemsetAsync(count, 0, sizeof(u64), s), fn, "cudaMemsetAsync");
+    if (c.pipelined == setting::on || (c.pipelined == setting::automatic && n * sizeof(T) >= unordered_pipelined_from_bytes)) {
+      c.reversed = setting::on;  // the pass alone, no sample
+      scratch decided;
+      bool alone = false;
+      if (run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, c, nullptr, 0, decided, &alone, /*flip=*/false))
+        return;
+    }
+    const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    const bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
+    auto* const kernel = aligned ? select_kernel<T, Sel, mode::partition, true, Tuning> : select_kernel<T, Sel, mode::partition, false, Tuning>;
+    lookback::launch_states launch;
+    lookback::count_state states{};
+    if (tiles > 1) {
+      launch = lookback::launch_states(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+      states = lookback::count_state::at(launch.states(), tiles, launch.epoch());
+    }
+    kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, launch.counter(),
+                                                                launch.spare_counter(), states, nullptr, nullptr, nullptr, nullptr, true);
+    check_launch(fn, "select_lookback::select_kernel");
+  }
 }
 
 template <class T, class Sel>
