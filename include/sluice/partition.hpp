@@ -19,7 +19,7 @@ void partition_run(const char* fn, primitive prim, std::span<const T> in, std::s
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   out = out.first(in.size());
   if (opt.device == device::cpu) {
-    *count = cpu::partition(algo, ::sluice::detail::spec_of(algo, opt), in, out, sel, fn);
+    *count = cpu::partition(algo, ::sluice::detail::spec_of(algo, opt), in, out, sel, fn, unordered);
     return;
   }
   if constexpr (config::has_cuda) {

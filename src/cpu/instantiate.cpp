@@ -96,8 +96,8 @@ std::uint64_t compact(const plan& p, std::span<const T> in, std::span<T> out, Se
   return with_kernels(p, [&](auto k) { return cpu::billeter_compact<decltype(k)>(p.threads, in, out, sel); });
 }
 template <class T, class Sel>
-std::uint64_t partition(const plan& p, std::span<const T> in, std::span<T> out, Sel sel) {
-  return with_kernels(p, [&](auto k) { return cpu::split_partition<decltype(k)>(p.threads, in, out, sel); });
+std::uint64_t partition(const plan& p, std::span<const T> in, std::span<T> out, Sel sel, bool unordered) {
+  return with_kernels(p, [&](auto k) { return cpu::split_partition<decltype(k)>(p.threads, in, out, sel, unordered); });
 }
 
 #define SLUICE_CPU_OP(T, Op)                                                                                   \
@@ -107,14 +107,14 @@ std::uint64_t partition(const plan& p, std::span<const T> in, std::span<T> out, 
 SLUICE_NUMERIC_TYPES(SLUICE_CPU_OPS)
 #define SLUICE_CPU_SEL(T, Sel)                                                                                 \
   template std::uint64_t compact<T, Sel>(const plan&, std::span<const T>, std::span<T>, Sel);                  \
-  template std::uint64_t partition<T, Sel>(const plan&, std::span<const T>, std::span<T>, Sel);
+  template std::uint64_t partition<T, Sel>(const plan&, std::span<const T>, std::span<T>, Sel, bool);
 #define SLUICE_CPU_PRED(T) SLUICE_CPU_SEL(T, pred_select<threshold<T>>)
 SLUICE_PREDICATE_TYPES(SLUICE_CPU_PRED)
 #define SLUICE_CPU_STORAGE(S, A)                                                                               \
   template std::uint64_t compact<detail::storage<S, A>, flag_select>(const plan&, std::span<const detail::storage<S, A>>, \
                                                                      std::span<detail::storage<S, A>>, flag_select); \
   template std::uint64_t partition<detail::storage<S, A>, flag_select>(const plan&, std::span<const detail::storage<S, A>>, \
-                                                                       std::span<detail::storage<S, A>>, flag_select);
+                                                                       std::span<detail::storage<S, A>>, flag_select, bool);
 SLUICE_STORAGE(SLUICE_CPU_STORAGE)
 
 }  // namespace sluice::cpu_backend

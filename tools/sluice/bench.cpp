@@ -544,6 +544,12 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
           sink_int = static_cast<std::size_t>(
               std::partition_copy(in.host.begin(), in.host.end(), out.host.begin(), rejected.begin(), below).first - out.host.begin());
         });
+        // The order-free split's standard peer: std::partition_copy again (the standard library has no
+        // order-free copying partition; std::partition works in place).
+        r.measure("partition_unordered_if", "std::partition_copy", type, ratio, 2 * b, [&] {
+          sink_int = static_cast<std::size_t>(
+              std::partition_copy(in.host.begin(), in.host.end(), out.host.begin(), rejected.begin(), below).first - out.host.begin());
+        });
       }
     }
   }

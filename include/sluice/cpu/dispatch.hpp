@@ -28,7 +28,7 @@ void scan(const plan& p, std::span<const T> in, std::span<T> out, bool inclusive
 template <class T, class Sel>
 std::uint64_t compact(const plan& p, std::span<const T> in, std::span<T> out, Sel sel);
 template <class T, class Sel>
-std::uint64_t partition(const plan& p, std::span<const T> in, std::span<T> out, Sel sel);
+std::uint64_t partition(const plan& p, std::span<const T> in, std::span<T> out, Sel sel, bool unordered);
 }  // namespace sluice::cpu_backend
 
 namespace sluice::detail {
@@ -50,7 +50,7 @@ namespace sluice::cpu_backend {
 SLUICE_NUMERIC_TYPES(SLUICE_CPU_EXTERN_OPS)
 #define SLUICE_CPU_EXTERN_SEL(T, Sel)                                                                          \
   extern template std::uint64_t compact<T, Sel>(const plan&, std::span<const T>, std::span<T>, Sel);           \
-  extern template std::uint64_t partition<T, Sel>(const plan&, std::span<const T>, std::span<T>, Sel);
+  extern template std::uint64_t partition<T, Sel>(const plan&, std::span<const T>, std::span<T>, Sel, bool);
 #define SLUICE_CPU_EXTERN_PRED(T) SLUICE_CPU_EXTERN_SEL(T, ::sluice::detail::pred_select<::sluice::threshold<T>>)
 SLUICE_PREDICATE_TYPES(SLUICE_CPU_EXTERN_PRED)
 #define SLUICE_CPU_EXTERN_STORAGE(S, A)                                                                        \
@@ -59,7 +59,7 @@ SLUICE_PREDICATE_TYPES(SLUICE_CPU_EXTERN_PRED)
       ::sluice::detail::flag_select);                                                                           \
   extern template std::uint64_t partition<::sluice::detail::storage<S, A>, ::sluice::detail::flag_select>(       \
       const plan&, std::span<const ::sluice::detail::storage<S, A>>, std::span<::sluice::detail::storage<S, A>>, \
-      ::sluice::detail::flag_select);
+      ::sluice::detail::flag_select, bool);
 SLUICE_STORAGE(SLUICE_CPU_EXTERN_STORAGE)
 }  // namespace sluice::cpu_backend
 #endif
@@ -100,17 +100,18 @@ std::uint64_t compact(const algorithm_info& a, std::string_view spec, std::span<
   }
 }
 
+// unordered: partition_unordered (its split moves each block right after counting it; serial: the stable loop).
 template <class T, class Sel>
 std::uint64_t partition(const algorithm_info& a, std::string_view spec, std::span<const T> in, std::span<T> out, Sel sel,
-                        const char* fn) {
+                        const char* fn, bool unordered = false) {
   if (is_serial(a)) return partition_serial(in, out, sel);
   const auto p = cpu_backend::make_plan(spec, fn);
   if constexpr (std::is_same_v<Sel, detail::flag_select> && detail::precompiled_storage_v<sizeof(T), alignof(T)>) {
-    return cpu_backend::partition(p, detail::as_storage(in), detail::as_storage(out), sel);
+    return cpu_backend::partition(p, detail::as_storage(in), detail::as_storage(out), sel, unordered);
   } else if constexpr (detail::cpu_select_precompiled_v<T, Sel>) {
-    return cpu_backend::partition(p, in, out, sel);
+    return cpu_backend::partition(p, in, out, sel, unordered);
   } else {
-    return split_partition<portable_kernels>(p.threads, in, out, sel);
+    return split_partition<portable_kernels>(p.threads, in, out, sel, unordered);
   }
 }
 
