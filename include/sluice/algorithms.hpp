@@ -31,7 +31,7 @@ struct algorithm_info {
   std::string_view name;
   bool on_cpu;
   bool on_cuda;
-  bool stable;  // output order (or, for reduce/scan, the order of combination) does not depend on scheduling
+  bool stable;  // the output keeps input order, run to run (reduce/scan: the order of combination does not depend on scheduling)
   bool best_cpu;   // the default ("best") on the CPU
   bool best_cuda;  // the default ("best") on CUDA
   std::string_view summary;
@@ -88,9 +88,9 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::partition,         "split",        false, true,  true,  false, false, "Billeter Sec. 5.3 stream split: billeter phases 1-2, rows split in shared memory", "P, simd=popc|prefix"},
   {primitive::partition,         "cub",          false, true,  true,  false, false, "cub::DevicePartition (CCCL) + reversal of its reversed tail, the peer to beat"},
   {primitive::partition_unordered, "serial",     true,  false, true,  false, false, "the serial partition (rejected ones in input order although not promised)"},
-  {primitive::partition_unordered, "split",      true,  false, true,  true,  false, "Billeter Sec. 3-4 as compact on P threads x S lanes: each cache-sized block counted, its prefix chained, then moved while still in cache, its rejected run placed from the end of out backwards (one read of the input; the stable split counts every block first)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (or SLUICE_CPU_SIMD)"},
-  {primitive::partition_unordered, "decoupled-lookback", false, true, true, false, true, "by predicate one pass, as compact: kept run forward from the front, each tile's rejected run (in input order) backwards from the end, no wait for the kept total; on Hopper from 64 MiB of input partition's pipelined pass without its flip (rejected run last to first, as CUB's); flags: the stable partition", "pipelined=auto|on|off (predicates of 4- and 8-byte elements, 16-byte aligned spans, sm_90+; auto from 64 MiB of input), blocks=N (the pass's grid, at most N blocks)"},
-  {primitive::partition_unordered, "cub",        false, true,  true,  false, false, "cub::DevicePartition (CCCL) alone: rejected run last to first, the peer to beat"},
+  {primitive::partition_unordered, "split",      true,  false, false, true,  false, "Billeter Sec. 3-4 as compact on P threads x S lanes: each cache-sized block counted, its prefix chained, then moved while still in cache, its rejected run placed from the end of out backwards, the same layout run to run (one read of the input; the stable split counts every block first)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (or SLUICE_CPU_SIMD)"},
+  {primitive::partition_unordered, "decoupled-lookback", false, true, false, false, true, "by predicate one pass, as compact: kept run forward from the front, each tile's rejected run (in input order) backwards from the end, no wait for the kept total, the same layout run to run; on Hopper from 64 MiB of input partition's pipelined pass without its flip (rejected run last to first, as CUB's); flags: the stable partition", "pipelined=auto|on|off (predicates of 4- and 8-byte elements, 16-byte aligned spans, sm_90+; auto from 64 MiB of input), blocks=N (the pass's grid, at most N blocks)"},
+  {primitive::partition_unordered, "cub",        false, true,  false, false, false, "cub::DevicePartition (CCCL) alone: rejected run last to first, the peer to beat"},
   {primitive::radix_sort,        "lsd-serial",   true,  false, true,  false, false, "serial LSD radix sort, 8-bit digits, counting sort per digit"},
   {primitive::radix_sort,        "lsd-parallel", true,  false, true,  true,  false, "LSD radix sort, 8-bit digits, Billeter's three phases per digit on P threads (per-thread histograms, prefix over digit x thread, stable scatter); passes where all keys share the digit skipped", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; the sort has no SIMD kernels)"},
   {primitive::radix_sort,        "onesweep",     false, true,  true,  false, true,  "Adinets-Merrill Onesweep: one histogram read, then one pass per 8-bit digit (ballot ranking, per-digit look-back)", "portion=N (keys per launch of a digit pass, whole tiles; default and most about 2^28: smaller only to test the hand-over between launches)"},
