@@ -121,7 +121,8 @@ void data_case(FuzzedDataProvider& p, int what) {
       }
       break;
     }
-    default: {  // compact, compact_unordered, partition_flagged, with an output of fuzzed capacity
+    default: {  // compact, compact_unordered, partition_flagged (or partition_unordered_flagged), with an output of fuzzed capacity
+      const bool split_unordered = what == 4 && p.ConsumeBool();
       const auto f = flags_of(p, n);
       std::vector<bool> keep(n);
       for (std::size_t i = 0; i < n; ++i) keep[i] = f[i] != 0;
@@ -133,7 +134,7 @@ void data_case(FuzzedDataProvider& p, int what) {
       try {
         if (what == 2) count = sluice::compact(in, f, out, cpu);
         if (what == 3) count = sluice::compact_unordered(in, f, out, cpu);
-        if (what == 4) count = sluice::partition_flagged(in, f, out, cpu);
+        if (what == 4) count = split_unordered ? sluice::partition_unordered_flagged(in, f, out, cpu) : sluice::partition_flagged(in, f, out, cpu);
       } catch (const sluice::error& e) {
         if (capacity >= need || e.code() != errc::invalid_argument) fail(e.what());
         return;  // the output was too small, and said so
@@ -142,11 +143,17 @@ void data_case(FuzzedDataProvider& p, int what) {
       const std::size_t kept = static_cast<std::size_t>(std::count(keep.begin(), keep.end(), true));
       if (count != kept) fail("count differs from the reference");
       out.resize(need);
+      const auto by_bits = [](const T& x, const T& y) { return std::memcmp(&x, &y, sizeof(T)) < 0; };
       if (what == 3) {  // the same elements, in any order
         auto a = out, b = want;
-        std::sort(a.begin(), a.end(), [](const T& x, const T& y) { return std::memcmp(&x, &y, sizeof(T)) < 0; });
-        std::sort(b.begin(), b.end(), [](const T& x, const T& y) { return std::memcmp(&x, &y, sizeof(T)) < 0; });
+        std::sort(a.begin(), a.end(), by_bits);
+        std::sort(b.begin(), b.end(), by_bits);
         if (!same(a, b)) fail("compact_unordered kept other elements than the reference");
+      } else if (split_unordered) {  // the kept run in order, the rejected run in any order
+        auto a = out, b = want;
+        std::sort(a.begin() + static_cast<std::ptrdiff_t>(kept), a.end(), by_bits);
+        std::sort(b.begin() + static_cast<std::ptrdiff_t>(kept), b.end(), by_bits);
+        if (!same(a, b)) fail("partition_unordered_flagged differs from the reference (kept run, or the rejected ones as a set)");
       } else if (!same(out, want)) {
         fail(what == 4 ? "partition_flagged differs from the reference" : "compact differs from the reference");
       }
