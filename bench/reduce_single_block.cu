@@ -8,9 +8,17 @@
 //   tiles     warp w folds whole warp tiles (vector j of lane l is the tile's (32 j + l)-th: every load of a
 //             warp is 512 contiguous bytes), each vector reduced across the warp in lane order
 //             (fold_warp_tile, body_kernel's), warps combined in order by thread 0;
-//   lib       the library's single_kernel since stop 36: "tiles" with the head, the tail and init (device runs
-//             4 and 5 of stop 36 timed earlier forms: four tiles loaded before any was folded, and the tail
-//             loaded after the tiles); lib-tail: lib with the last 100 elements as its tail;
+//   lib       the library's single_kernel as run() launches it (device runs 4 and 5 of stop 36 timed earlier
+//             forms: four tiles loaded before any was folded, and the tail loaded after the tiles; stop 38's
+//             run 3 the form before: parts as maybe<T>, the tail code always compiled in); lib-tail: the
+//             same with the last 100 elements as its tail;
+//   commuting (stop 38) the tiles layout with each lane summing all its elements in one register, then one
+//             warp reduction (redux.sync) and thread 0 over the 8 warps: an order of its own, fine for
+//             operators that commute and associate exactly (integers), not input order;
+//   comm-shfl, comm-maybe (stop 38) "commuting" with the ordered shuffle tree for the warp's sum, or with
+//             maybe<u32> parts combined after init by thread 0;
+//   in-tail, in-notail, c-tail, c-notail (stop 38) the library's single_kernel with the warps' fold in input
+//             order (in) or commuting (c), with its tail code (Tail = true, no tail to fold) or compiled out;
 //   cub       cub::DeviceReduce::Sum (one single-tile kernel up to 4096 u32, two kernels past it).
 // Usage: reduce_single_block [LOG2,...] (default 10,12,13,14,15: 2^9 to 2^15).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include -Ibench \
@@ -92,6 +100,80 @@ __global__ void __launch_bounds__(256) tiles_kernel(const u32* in, u64 tiles, u3
   }
 }
 
+// "commuting": the tiles layout, lane sums over all its vectors, one warp reduction per warp.
+__global__ void __launch_bounds__(256) commuting_kernel(const u32* in, u64 tiles, u32* result) {
+  __shared__ u32 part[8];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  u32 s = 0;
+  for (u64 t = warp * tiles / 8; t < (warp + 1) * tiles / 8; ++t) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + t * P::warp_tile);
+    uint4 v[P::vectors];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) v[j] = src[j * 32 + lane];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) s += v[j].x + v[j].y + v[j].z + v[j].w;
+  }
+  s = __reduce_add_sync(0xffffffffu, s);
+  if (lane == 0) part[warp] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    u32 b = 0;
+    for (unsigned w = 0; w < 8; ++w) b += part[w];
+    *result = b;
+  }
+}
+
+// "comm-shfl": commuting with the library's ordered shuffle tree (warp_reduce_in_order) for the warp's sum.
+__global__ void __launch_bounds__(256) commuting_shfl_kernel(const u32* in, u64 tiles, u32* result) {
+  __shared__ u32 part[8];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  u32 s = 0;
+  for (u64 t = warp * tiles / 8; t < (warp + 1) * tiles / 8; ++t) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + t * P::warp_tile);
+    uint4 v[P::vectors];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) v[j] = src[j * 32 + lane];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) s += v[j].x + v[j].y + v[j].z + v[j].w;
+  }
+  s = vectorized::warp_reduce_in_order(s, sluice::sum{});
+  if (lane == 0) part[warp] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    u32 b = 0;
+    for (unsigned w = 0; w < 8; ++w) b += part[w];
+    *result = b;
+  }
+}
+
+// "comm-maybe": commuting with the library's empty-flagged parts (maybe<u32>) combined by thread 0 after init.
+__global__ void __launch_bounds__(256) commuting_maybe_kernel(const u32* in, u64 tiles, u32* result) {
+  __shared__ maybe<u32> part[8];
+  const maybe_op<u32, sluice::sum> mop{};
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 from = warp * tiles / 8, to = (warp + 1) * tiles / 8;
+  u32 s = 0;
+  for (u64 t = from; t < to; ++t) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + t * P::warp_tile);
+    uint4 v[P::vectors];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) v[j] = src[j * 32 + lane];
+#pragma unroll
+    for (unsigned j = 0; j < P::vectors; ++j) s += v[j].x + v[j].y + v[j].z + v[j].w;
+  }
+  s = __reduce_add_sync(0xffffffffu, s);
+  if (lane == 0) part[warp] = maybe<u32>{s, from < to};
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<u32> b{0u, true};
+    for (unsigned w = 0; w < 8; ++w) b = mop(b, part[w]);
+    *result = b.v;
+  }
+}
+
+using Pin = vectorized::policy<u32, 4, 8, 0, 8, 1, false>;  // the warps' fold in input order
+using Pc = vectorized::policy<u32, 4, 8, 0, 8, 1, true>;    // each lane's own elements first
+
 int main(int argc, char** argv) {
   std::vector<unsigned> logs = {10, 12, 13, 14, 15};
   if (argc > 1) {
@@ -121,16 +203,26 @@ int main(int argc, char** argv) {
     std::size_t b = tb;
     const auto contiguous = [&] { contiguous_kernel<<<1, 256>>>(in, n / 4, res); };
     const auto lib = [&] {
-      vectorized::single_kernel<P, u32, sluice::sum><<<1, 256>>>(in, 0, n / P::warp_tile, n / P::warp_tile * P::warp_tile, n, sluice::sum{}, 0u, res);
+      vectorized::single_kernel<P, u32, sluice::sum, false><<<1, 256>>>(in, 0, n / P::warp_tile, n / P::warp_tile * P::warp_tile, n, sluice::sum{}, 0u, res);
     };
     const auto lib_tail = [&] {  // the last 100 elements as the tail
       const u64 tiles = (n - 100) / P::warp_tile;
-      vectorized::single_kernel<P, u32, sluice::sum><<<1, 256>>>(in, 0, tiles, tiles * P::warp_tile, n, sluice::sum{}, 0u, res);
+      vectorized::single_kernel<P, u32, sluice::sum, true><<<1, 256>>>(in, 0, tiles, tiles * P::warp_tile, n, sluice::sum{}, 0u, res);
     };
+    const u64 tl = n / P::warp_tile, tail_at = tl * P::warp_tile;
+    const auto lib_in_tail = [&] { vectorized::single_kernel<Pin, u32, sluice::sum, true><<<1, 256>>>(in, 0, tl, tail_at, n, sluice::sum{}, 0u, res); };
+    const auto lib_in_notail = [&] { vectorized::single_kernel<Pin, u32, sluice::sum, false><<<1, 256>>>(in, 0, tl, tail_at, n, sluice::sum{}, 0u, res); };
+    const auto lib_c_tail = [&] { vectorized::single_kernel<Pc, u32, sluice::sum, true><<<1, 256>>>(in, 0, tl, tail_at, n, sluice::sum{}, 0u, res); };
+    const auto lib_c_notail = [&] { vectorized::single_kernel<Pc, u32, sluice::sum, false><<<1, 256>>>(in, 0, tl, tail_at, n, sluice::sum{}, 0u, res); };
+    const auto comm_shfl = [&] { commuting_shfl_kernel<<<1, 256>>>(in, tl, res); };
+    const auto comm_maybe = [&] { commuting_maybe_kernel<<<1, 256>>>(in, tl, res); };
     const auto plain = [&] { plain_kernel<<<1, 256>>>(in, n / 4, res); };
     const auto tiles = [&] { tiles_kernel<<<1, 256>>>(in, n / P::warp_tile, res); };
+    const auto commuting = [&] { commuting_kernel<<<1, 256>>>(in, n / P::warp_tile, res); };
     const auto cubr = [&] { cub::DeviceReduce::Sum(temp, b, in, res, static_cast<int>(n)); };
-    const std::pair<const char*, std::function<void()>> vs[] = {{"contiguous", contiguous}, {"plain", plain}, {"tiles", tiles}, {"lib", lib}, {"lib-tail", lib_tail}, {"cub", cubr}};
+    const std::pair<const char*, std::function<void()>> vs[] = {{"contiguous", contiguous}, {"plain", plain}, {"tiles", tiles}, {"commuting", commuting}, {"comm-shfl", comm_shfl}, {"comm-maybe", comm_maybe},
+                                                                  {"in-tail", lib_in_tail}, {"in-notail", lib_in_notail}, {"c-tail", lib_c_tail},
+                                                                  {"c-notail", lib_c_notail}, {"lib", lib}, {"lib-tail", lib_tail}, {"cub", cubr}};
     for (const auto& [name, f] : vs) {
       cudaMemset(res, 0, 4);
       f();
@@ -138,7 +230,8 @@ int main(int argc, char** argv) {
       cudaMemcpy(&got, res, 4, cudaMemcpyDeviceToHost);
       if (got != want) std::printf("MISMATCH %s n=%llu: %u against %u\n", name, n, got, want), ++failures;
       const float ms = event_median_ms(5, 51, [] {}, f);
-      std::printf("n=%-6llu %-10s one launch %6.2f us\n", n, name, ms * 1e3);
+      const float b2b = event_median_ms(2, 21, [] {}, [&] { for (int i = 0; i < 20; ++i) f(); }) / 20;
+      std::printf("n=%-6llu %-10s one launch %6.2f us   back to back %6.2f us\n", n, name, ms * 1e3, b2b * 1e3);
     }
   }
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));

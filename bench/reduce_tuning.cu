@@ -10,7 +10,12 @@
 // "mid": 2^17 to 2^23 only, back to back as well, with other shapes of the default;
 // "grid": the quick sizes from 2^24 with the dynamic kernel's grid resident (the library's, since stop 34) and
 // at 8 blocks an SM (stop 28's, of which only the resident part draws chunks), each timed twice, CUB between;
-// "fold": the same sizes with the last block's fold of the partials at 4, 8 and 16 loads a lane (stop 35).
+// "fold": the same sizes with the last block's fold of the partials at 4, 8 and 16 loads a lane (stop 35);
+// "occupancy": 2^20 and 2^22 to 2^28 with the dynamic kernel at 8 blocks an SM (stop 38), each row twice;
+// "order": 2^10 to 2^17 with the one-block kernel's fold in input order against the default, whose lanes fold
+// their own elements first for the built-in operators that commute (stop 38's run 2 took this mode where the
+// policy's flag also turned the lanes' fold on in the body and dynamic kernels; it measured slower there at
+// 2^22-2^23 and they keep the fold in order).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
@@ -263,6 +268,14 @@ struct chunk_cfg : vectorized::policy<T> {
   static constexpr unsigned chunk_warp_tiles = K;
   static constexpr u64 chunk_tiles = u64{vectorized::policy<T>::warps} * K;
 };
+// "occupancy" (stop 38): the dynamic kernel held to 32 registers by __launch_bounds__(256, 8), so that 8
+// blocks an SM draw chunks (the library's takes 69 registers: 3 blocks an SM), its last block folding the
+// partials FV vectors a lane (2: no spill for u32), chunks of 8 x K warp tiles.
+template <class T, unsigned K, unsigned FV = 2, unsigned MinBlocks = 8>
+struct occupancy_cfg : vectorized::policy<T, 4, 8, 0, FV, MinBlocks> {
+  static constexpr unsigned chunk_warp_tiles = K;
+  static constexpr u64 chunk_tiles = u64{vectorized::policy<T>::warps} * K;
+};
 namespace dynamic {
 // For comparison, what no block barrier per chunk would give: each warp draws its own chunks of K warp tiles
 // and folds them all into one accumulator, whatever their order (a commuting operator: sum), then the block
@@ -392,6 +405,8 @@ bool dynamic_rows = false;    // "dynamic": the dynamic chunks and the traced bo
 bool mid_rows = false;        // "mid": 2^17 to 2^23, every row also back to back
 bool grid_rows = false;       // "grid": the dynamic kernel's grid, resident against 8 an SM
 bool fold_rows = false;       // "fold": the last block's fold of the partials, 4, 8 or 16 loads a lane
+bool occupancy_rows = false;  // "occupancy": the dynamic kernel at 8 blocks an SM, 2^20 to 2^28
+bool order_rows = false;      // "order": the one-block kernel's lanes' own folds (the library's) against input order
 u64 b2b_max = u64{1} << 16;   // back-to-back times up to here
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
@@ -572,6 +587,29 @@ struct study {
       row<four>("dynamic=on, fold 4 vectors", timed, vectorized::setting::on);
       row<now>("dynamic=on, fold 8 vectors (now)", timed, vectorized::setting::on);
     }
+    if (order_rows) {  // each twice, CUB again between
+      using in_order = vectorized::policy<T, 4, 8, 0, 8, 1, false>;
+      row<in_order>("one-block kernel in input order", timed);
+      if (timed) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
+      row<in_order>("one-block kernel in input order", timed);
+      row<vectorized::policy<T>>("default (again)", timed);
+      return;
+    }
+    if (occupancy_rows && n > small_max) {  // each twice (the second time in the other order), CUB again between
+      row<vectorized::policy<T>>("library, dynamic=on (64 KiB, 3/SM)", timed, vectorized::setting::on);
+      row<occupancy_cfg<T, 1>>("dynamic=on 8/SM, 16 KiB chunks", timed, vectorized::setting::on);
+      row<occupancy_cfg<T, 2>>("dynamic=on 8/SM, 32 KiB chunks", timed, vectorized::setting::on);
+      row<occupancy_cfg<T, 4>>("dynamic=on 8/SM, 64 KiB chunks", timed, vectorized::setting::on);
+      row<cfg<T, 4, 16>>("equal shares, 16/SM (two waves)", timed, vectorized::setting::off);
+      if (timed) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
+      row<cfg<T, 4, 16>>("equal shares, 16/SM (two waves)", timed, vectorized::setting::off);
+      row<occupancy_cfg<T, 4>>("dynamic=on 8/SM, 64 KiB chunks", timed, vectorized::setting::on);
+      row<occupancy_cfg<T, 2>>("dynamic=on 8/SM, 32 KiB chunks", timed, vectorized::setting::on);
+      row<occupancy_cfg<T, 1>>("dynamic=on 8/SM, 16 KiB chunks", timed, vectorized::setting::on);
+      row<vectorized::policy<T>>("library, dynamic=on (64 KiB, 3/SM)", timed, vectorized::setting::on);
+      row<vectorized::policy<T>>("default (again)", timed);
+      return;
+    }
     if (dynamic_rows) {  // the library's two bodies, forced
       row<vectorized::policy<T>>("library, dynamic=off (equal shares)", timed, vectorized::setting::off);
       row<vectorized::policy<T>>("library, dynamic=on (64 KiB chunks)", timed, vectorized::setting::on);
@@ -616,12 +654,17 @@ struct study {
     std::vector<std::pair<u64, bool>> sizes;  // (n, timed)
     if (mid_rows) {
       for (u64 k = 17; k <= 23; ++k) sizes.push_back({u64{1} << k, true});
+    } else if (order_rows) {
+      for (u64 k : {10, 11, 12, 13, 14, 15, 16, 17}) sizes.push_back({u64{1} << k, true});
+    } else if (occupancy_rows) {
+      for (u64 k = 20; k <= 28; ++k)
+        if (k != 21) sizes.push_back({u64{1} << k, true});
     } else {
       for (u64 k = 10; k <= 16; ++k)
         if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     }
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && !mid_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows || fold_rows) && (k == 26 || k == 27 || k == 30)) || (fold_rows && k == 25))) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && !mid_rows && !occupancy_rows && !order_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows || fold_rows) && (k == 26 || k == 27 || k == 30)) || (fold_rows && k == 25))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -653,8 +696,10 @@ int main(int argc, char** argv) {
   mid_rows = argc > 1 && std::string_view(argv[1]) == "mid";
   grid_rows = argc > 1 && std::string_view(argv[1]) == "grid";
   fold_rows = argc > 1 && std::string_view(argv[1]) == "fold";
+  occupancy_rows = argc > 1 && std::string_view(argv[1]) == "occupancy";
+  order_rows = argc > 1 && std::string_view(argv[1]) == "order";
   if (mid_rows) b2b_max = u64{1} << 23;
-  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows;
+  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows || occupancy_rows || order_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);

@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
                 "cub::DeviceReduce::Sum %.3f us\n",
                 static_cast<u64>(r4), host_us([&] { sluice::reduce_async(i4, result.data(), 0u, sluice::sum{}, opt); }),
                 host_us([&] { vz::run<u32, sluice::sum>(in.data(), r4, result.data(), 0u, sluice::sum{}, 0, "t"); }),
-                host_us([&] { vz::single_kernel<rp, u32, sluice::sum><<<1, rp::final_threads>>>(in.data(), 0, r4 / rp::warp_tile,
+                host_us([&] { vz::single_kernel<rp, u32, sluice::sum, false><<<1, rp::final_threads>>>(in.data(), 0, r4 / rp::warp_tile,
                                                                                                 r4 / rp::warp_tile * rp::warp_tile, r4, sluice::sum{}, 0u,
                                                                                                 result.data()); }),
                 host_us([&] { cub::DeviceReduce::Sum(temp, tb4, in.data(), cub_result.data(), static_cast<int>(r4)); }));

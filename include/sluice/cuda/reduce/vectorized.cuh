@@ -9,9 +9,10 @@
 // over the last three tenths of the kernel's time on the H100); each chunk's partial goes to its own slot
 // and the last block folds them in chunk order. Every combination is in input order (within a vector,
 // across lanes by an ordered tree, across tiles, warps, chunks and blocks), so any associative operator
-// works and the result depends only on n and the device's SM count (dynamic: on n alone): floating-point
-// sums are identical from run to run. Moves: the input read once; partials are a few KB (dynamic: 4 bytes
-// per 64 KiB of input).
+// works, except in the one-block kernel for the built-in operators that commute (`commutes`), where each
+// lane first folds its own elements of its warp's tiles (stop 38). Either way the order is fixed by n, the
+// start's alignment and the device's SM count (dynamic: not the SM count), so floating-point sums are
+// identical from run to run. Moves: the input read once; partials are a few KB (dynamic: 4 bytes per 64 KiB).
 #pragma once
 #include <cub/block/block_reduce.cuh>
 
@@ -26,7 +27,8 @@ namespace sluice::cuda_backend::vectorized {
 // 4 or 8 loads, 8 or 16 blocks per SM, warp or block runs (each block a contiguous run of block tiles) and
 // 8 loads in flight per thread of the final block. The last two measured slower (commit 9adcc94 had them)
 // and are not kept.
-template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8, unsigned DynamicBlocksPerSm = 0, unsigned FoldVectors = 8>
+template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8, unsigned DynamicBlocksPerSm = 0, unsigned FoldVectors = 8,
+          unsigned DynamicMinBlocks = 1, bool Commuting = true>
 struct policy {
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
@@ -57,7 +59,33 @@ struct policy {
   // (43-46 registers, 5 blocks an SM) 0.995-1.004x and 0.985-0.996x; 16 loads (118-125 registers) 1.015x and
   // 0.997-1.003x; the fold before (one tree per 32 partials) 1.010-1.014x and 0.995-1.004x.
   static constexpr unsigned fold_vectors = FoldVectors;
+  // dynamic_kernel's __launch_bounds__ residency (blocks an SM the registers must allow). Measured at 8
+  // (bench/reduce_tuning.cu occupancy, stop 38: 32 registers, spilling or folding the partials 2 vectors a
+  // lane): 1.02-1.11x CUB's time from 2^24 to 2^28, where the library's 3 blocks an SM take 0.99-1.03x.
+  static constexpr unsigned dynamic_min_blocks = DynamicMinBlocks;
+  // single_kernel, for operators that commute (`commutes`): each lane folds its own elements of its warp's
+  // tiles and the warp combines once, instead of an ordered tree across the warp for every 16-byte vector.
+  // Measured (bench/reduce_single_block.cu, stop 38, ncu, u32, no tail): 4.16-4.29 us at 2^15 against
+  // 5.15-5.31 in order, level at 2^10-2^12. The same fold in body_kernel and dynamic_kernel measured
+  // 1.01-1.04x CUB's time at 2^22-2^23 against 0.97-0.99x in order, and level from 2^24 (bench/reduce_tuning.cu
+  // order, stop 38; stop 24 likewise at 2^28): they keep the ordered fold.
+  static constexpr bool single_commuting = Commuting;
 };
+
+// The built-in operators whose order of combination the kernels may choose: every order gives the same
+// integer result, and the same floating-point sum or product up to rounding (each call's order is still
+// fixed by n and the alignment, so float results repeat bit for bit). minimum and maximum on floating point
+// are left out: with NaN they depend on the order. Other operators are combined in input order.
+template <class T, class Op>
+inline constexpr bool commutes = false;
+template <class T>
+inline constexpr bool commutes<T, sluice::sum> = std::is_arithmetic_v<T>;
+template <class T>
+inline constexpr bool commutes<T, sluice::product> = std::is_arithmetic_v<T>;
+template <class T>
+inline constexpr bool commutes<T, sluice::minimum> = std::is_integral_v<T>;
+template <class T>
+inline constexpr bool commutes<T, sluice::maximum> = std::is_integral_v<T>;
 
 // Lane 0 gets v of lane 0 op v of lane 1 op ... op v of lane 31, in lane order.
 template <class T, class Op>
@@ -99,6 +127,38 @@ __device__ maybe<T> fold_warp_tile(maybe<T> acc, const T* tile, Op op) {
     acc = maybe_op<T, Op>{op}(acc, maybe<T>{x, true});
   }
   return acc;
+}
+
+// A lane's own elements of the warp tile at `tile` (its `vectors` 16-byte loads), folded in a fixed order:
+// for operators that commute only.
+template <class P, class T, class Op>
+__device__ T fold_lane(const T* tile, Op op) {
+  const uint4* src = reinterpret_cast<const uint4*>(tile);
+  const unsigned lane = threadIdx.x & 31u;
+  vec16<T> v[P::vectors];
+#pragma unroll
+  for (unsigned j = 0; j < P::vectors; ++j) v[j].raw = src[j * 32 + lane];
+  T x = v[0].e[0];
+#pragma unroll
+  for (unsigned j = 0; j < P::vectors; ++j)
+#pragma unroll
+    for (unsigned e = j == 0 ? 1 : 0; e < P::per_vector; ++e) x = op(x, v[j].e[e]);
+  return x;
+}
+
+// The warp tiles [from, to) of body (from < to) reduced, valid in lane 0: each tile in input order
+// (fold_warp_tile), or where the operator commutes, each lane's fold of its elements, then one tree.
+template <class P, class T, class Op, bool Commuting>
+__device__ T fold_warp_run(const T* body, u64 from, u64 to, Op op) {
+  if constexpr (Commuting && commutes<T, Op>) {
+    T x = fold_lane<P>(body + from * P::warp_tile, op);
+    for (u64 t = from + 1; t < to; ++t) x = op(x, fold_lane<P>(body + t * P::warp_tile, op));
+    return warp_reduce_in_order(x, op);
+  } else {
+    maybe<T> acc{T{}, false};
+    for (u64 t = from; t < to; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
+    return acc.v;
+  }
 }
 
 // In-order reduction of `count` values by one block: each thread a contiguous run, then a block reduce.
@@ -216,7 +276,7 @@ __device__ T fold_partials_in_order(const T* partials, u64 count, Op op) {
 // before it, each mark releasing its block's partials). It folds the partials in chunk order, then init op
 // head op that op tail.
 template <class P, class T, class Op>
-__global__ void __launch_bounds__(P::threads)
+__global__ void __launch_bounds__(P::threads, P::dynamic_min_blocks)
     dynamic_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, T* partials,
                    unsigned* counter, unsigned* spare_counter) {
   static_assert(P::threads == P::final_threads, "the last block does the final reduction");
@@ -275,23 +335,25 @@ __global__ void __launch_bounds__(P::final_threads)
   combine_in_order<P>(in, head, partials, blocks, tail_at, n, op, init, result);
 }
 
-// Up to P::single_launch_max elements, the whole reduction in one block: warp w folds its contiguous run of
-// the body's warp tiles (fold_warp_tile: each load of a warp 512 contiguous bytes); the last warp also folds
-// the tail, shorter than a warp tile (lane l a contiguous run of it, loaded before the tiles, then an ordered
-// tree across the lanes); thread 0 combines init, the head, the warps' parts and the tail's, in order.
-// Measured (ncu, bench/reduce_single_block.cu, stop 36, u32): 2.66-2.91 us on the GPU at 2^10 and 2^12 and
-// 5.1-5.3 at 2^15, where a contiguous run of vectors a thread (before stop 36) took 3.1-3.4 and 7.1; the
-// tail loaded after the tiles added 1.3 us, four tiles loaded before any was folded 0.4-1.4 us.
-template <class P, class T, class Op>
+// Up to P::single_launch_max elements, the whole reduction in one block: warp w of the first min(8, tiles)
+// folds its contiguous run of the body's warp tiles (fold_warp_run: each load of a warp 512 contiguous
+// bytes); with a tail (Tail: compiled in only where there is one), the last warp also folds it, shorter than
+// a warp tile (lane l a contiguous run of it, loaded before the tiles, then an ordered tree across the lanes);
+// thread 0 combines init, the head, the warps' parts and the tail's, in order. Measured (ncu,
+// bench/reduce_single_block.cu, u32): stop 36's kernel (in order, parts as maybe<T>, the tail code always in)
+// 2.91-3.04 us at 2^12 and 5.15-5.31 at 2^15, CUB's single tile 2.4; stop 38's parts as maybe<u32> cost a
+// bare kernel 0.3 us at 2^12 (2.66-2.75 against 2.30-2.40), the tail code 1.3 us at 2^15 where the lanes fold
+// their own elements (5.44-5.63 against 4.16-4.29).
+template <class P, class T, class Op, bool Tail>
 __global__ void __launch_bounds__(P::final_threads)
     single_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result) {
   static_assert(P::threads == P::final_threads, "one warp per warps' share");
   constexpr unsigned tail_most = P::vectors * P::per_vector;  // a lane's run of a tail shorter than a warp tile
-  __shared__ maybe<T> part[P::warps + 1];
-  const maybe_op<T, Op> mop{op};
+  __shared__ T part[P::warps + 1];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const bool tail = warp == P::warps - 1 && tail_at < n;
-  T tv[tail_most];
+  const unsigned busy = tiles < P::warps ? static_cast<unsigned>(tiles) : P::warps;  // warps with tiles
+  const bool tail = Tail && warp == P::warps - 1 && tail_at < n;
+  T tv[Tail ? tail_most : 1];
   unsigned count = 0;
   if (tail) {
     const u64 m = n - tail_at, from = lane * m / 32;
@@ -300,25 +362,30 @@ __global__ void __launch_bounds__(P::final_threads)
     for (unsigned k = 0; k < tail_most; ++k)
       if (k < count) tv[k] = in[tail_at + from + k];
   }
-  maybe<T> acc{T{}, false};
-  for (u64 t = warp * tiles / P::warps; t < (warp + 1) * tiles / P::warps; ++t) acc = fold_warp_tile<P>(acc, in + head + t * P::warp_tile, op);
-  if (lane == 0) part[warp] = acc;
-  if (tail) {
-    maybe<T> r{T{}, false};
+  if (warp < busy) {  // warp w: tiles [w T / 8, (w + 1) T / 8), or tile w where T < 8 (no division by a variable)
+    const bool share = tiles >= P::warps;
+    const u64 from = share ? warp * tiles / P::warps : warp, to = share ? (warp + 1) * tiles / P::warps : warp + 1;
+    const T x = fold_warp_run<P, T, Op, P::single_commuting>(in + head, from, to, op);
+    if (lane == 0) part[warp] = x;
+  }
+  if constexpr (Tail) {
+    if (tail) {  // m = n - tail_at >= 1, so lane 0's combination of the lanes is not empty
+      const maybe_op<T, Op> mop{op};
+      maybe<T> r{T{}, false};
 #pragma unroll
-    for (unsigned k = 0; k < tail_most; ++k)
-      if (k < count) r = mop(r, maybe<T>{tv[k], true});
-    r = warp_reduce_maybe_in_order(r, mop);
-    if (lane == 0) part[P::warps] = r;
+      for (unsigned k = 0; k < tail_most; ++k)
+        if (k < count) r = mop(r, maybe<T>{tv[k], true});
+      r = warp_reduce_maybe_in_order(r, mop);
+      if (lane == 0) part[P::warps] = r.v;
+    }
   }
   __syncthreads();
   if (threadIdx.x != 0) return;
-  maybe<T> r{init, true};
-  for (u64 i = 0; i < head; ++i) r = mop(r, maybe<T>{in[i], true});
-#pragma unroll
-  for (unsigned w = 0; w < P::warps; ++w) r = mop(r, part[w]);
-  if (tail_at < n) r = mop(r, part[P::warps]);
-  *result = r.v;
+  T r = init;
+  for (u64 i = 0; i < head; ++i) r = op(r, in[i]);
+  for (unsigned w = 0; w < busy; ++w) r = op(r, part[w]);
+  if (Tail && tail_at < n) r = op(r, part[P::warps]);
+  *result = r;
 }
 
 // dynamic=auto|on|off: the chunks drawn from a counter (auto: from P::dynamic_from_bytes of input; on: from
@@ -339,7 +406,9 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   const bool small = n <= P::single_launch_max && dynamic != setting::on;
   if (small && head < P::per_vector) {  // (a start not aligned to T goes the element way below)
     const u64 tiles = (n - head) / P::warp_tile;
-    single_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, tiles, head + tiles * P::warp_tile, n, op, init, result);
+    const u64 tail_at = head + tiles * P::warp_tile;
+    auto* const kernel = tail_at < n ? single_kernel<P, T, Op, true> : single_kernel<P, T, Op, false>;
+    kernel<<<1, P::final_threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result);
     check_launch(fn, "vectorized::single_kernel");
     return;
   }
