@@ -680,7 +680,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       for (unsigned k = 0; k < per_thread; ++k) kept += __syncthreads_count(sel(at[k], v[k]));
       reversed = kept * 100 >= reversed_from_kept_hundredths * partition_sample;
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) *part.reversed = reversed;
+    if (blockIdx.x == 0 && threadIdx.x == 0 && part.reversed) *part.reversed = reversed;
     if (!reversed) {  // the phased path moves the elements; its tile counts are taken here, one warp a tile
       if (part.counts)
         for (u64 t = blockIdx.x * static_cast<u64>(Q::warps) + warp; t < part.count_tiles; t += static_cast<u64>(gridDim.x) * Q::warps) {
@@ -936,10 +936,11 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
 // The pipelined partition by predicate (4- and 8-byte elements, in and out 16-byte aligned, Hopper), where it
 // applies and is chosen: reversed=on or pipelined=on from one tile, `best` (both auto) from
 // partition_sampled_from_bytes of input on;
-// not where phased=on, resident=on or reversed=off ask for another path. One cooperative launch. Returns null
-// where nothing was launched, else the device word that says whether the pass ran (in `decided`, which the
-// caller keeps). reversed=on: the pass, then the flip; *alone = true, no other path is needed. Else the sample
-// decides, and the caller launches another path behind it, whose count kernels end at once where the pass ran
+// not where phased=on, resident=on or reversed=off ask for another path. One cooperative launch.
+// reversed=on: the pass, then the flip (`flip`; partition_unordered leaves the tail reversed); *alone = true,
+// no other path is needed, and the result is null. Else the sample decides: the result is the device word
+// that says whether the pass ran (in `decided`, which the caller keeps; null where nothing was launched), and
+// the caller launches another path behind it, whose count kernels end at once where the pass ran
 // and whose move's grid then flips the pass's tail instead; where that path is the phased one (`counts` not
 // null: its tiles' counts, `count_tiles` of them), the pass kernel takes those counts where it does not run the
 // pass, so the choice costs no launch of its own.
@@ -963,9 +964,11 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
     if (grid > Pipe::max_grid) grid = Pipe::max_grid;
     if (grid == 0) return nullptr;
     lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
-    decided = scratch(sizeof(unsigned), s, fn);
-    partition_args part{c.reversed == setting::automatic, decided.as<unsigned>()};
-    if (part.sample) part.counts = counts, part.count_tiles = count_tiles;
+    partition_args part{c.reversed == setting::automatic};
+    if (part.sample) {  // the pass alone writes no decision
+      decided = scratch(sizeof(unsigned), s, fn);
+      part.reversed = decided.as<unsigned>(), part.counts = counts, part.count_tiles = count_tiles;
+    }
     if (!launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
                             in.data(), sel, out.data(), n, n, count, state.spare_counter(),
                             lookback::count_state::at(state.states(), tiles, state.epoch()), part)) {
@@ -1129,8 +1132,8 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
       c.reversed = setting::on;  // the pass alone, no sample
       scratch decided;
       bool alone = false;
-      if (run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, c, nullptr, 0, decided, &alone, /*flip=*/false))
-        return;
+      (void)run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, c, nullptr, 0, decided, &alone, /*flip=*/false);
+      if (alone) return;
     }
     const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
     const bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
