@@ -16,6 +16,8 @@
 #pragma once
 #include <cub/block/block_reduce.cuh>
 
+#include <type_traits>
+
 #include "sluice/cuda/common.cuh"
 #include "sluice/cuda/lookback.cuh"
 #include "sluice/detail/params.hpp"
@@ -60,8 +62,9 @@ struct policy {
   // 0.997-1.003x; the fold before (one tree per 32 partials) 1.010-1.014x and 0.995-1.004x.
   static constexpr unsigned fold_vectors = FoldVectors;
   // dynamic_kernel's __launch_bounds__ residency (blocks an SM the registers must allow). Measured at 8
-  // (bench/reduce_tuning.cu occupancy, stop 38: 32 registers, spilling or folding the partials 2 vectors a
-  // lane): 1.02-1.11x CUB's time from 2^24 to 2^28, where the library's 3 blocks an SM take 0.99-1.03x.
+  // (bench/reduce_tuning.cu occupancy, stop 38, u32: 32 registers, the partials folded 2 vectors a lane, or
+  // it spills), chunks of 16, 32 or 64 KiB: 1.02-1.05x, 1.02x and 1.14x CUB's time at 2^24, 1.04x, 1.02x and
+  // 1.11x at 2^28, where the library's kernels (69 registers, 3 blocks an SM) take 1.00-1.02x and 0.99-1.00x.
   static constexpr unsigned dynamic_min_blocks = DynamicMinBlocks;
   // single_kernel, for operators that commute (`commutes`): each lane folds its own elements of its warp's
   // tiles and the warp combines once, instead of an ordered tree across the warp for every 16-byte vector.
@@ -340,10 +343,12 @@ __global__ void __launch_bounds__(P::final_threads)
 // bytes); with a tail (Tail: compiled in only where there is one), the last warp also folds it, shorter than
 // a warp tile (lane l a contiguous run of it, loaded before the tiles, then an ordered tree across the lanes);
 // thread 0 combines init, the head, the warps' parts and the tail's, in order. Measured (ncu,
-// bench/reduce_single_block.cu, u32): stop 36's kernel (in order, parts as maybe<T>, the tail code always in)
-// 2.91-3.04 us at 2^12 and 5.15-5.31 at 2^15, CUB's single tile 2.4; stop 38's parts as maybe<u32> cost a
-// bare kernel 0.3 us at 2^12 (2.66-2.75 against 2.30-2.40), the tail code 1.3 us at 2^15 where the lanes fold
-// their own elements (5.44-5.63 against 4.16-4.29).
+// bench/reduce_single_block.cu, u32, stop 38): this kernel 2.53-2.62 us at 2^12 and 3.78-3.87 at 2^15, CUB
+// 2.37-2.59 (one single-tile kernel) and 4.7-5.4 (two); stop 36's (in order, parts as maybe<T>, the tail code
+// always in) 2.94-3.71 and 5.18-5.89. In a bare kernel the parts as maybe<u32> cost 0.3 us at 2^12 (2.66-2.75
+// against 2.30-2.40); the tail code, where the lanes fold their own elements, 1.3 us at 2^15 (5.44-5.63
+// against 4.16-4.29) with no tail to fold; dividing the shares by the busy warps (a 64-bit division by a
+// variable) 0.1 us at 2^12.
 template <class P, class T, class Op, bool Tail>
 __global__ void __launch_bounds__(P::final_threads)
     single_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result) {
