@@ -30,7 +30,7 @@ namespace sluice::cuda_backend::vectorized {
 // 8 loads in flight per thread of the final block. The last two measured slower (commit 9adcc94 had them)
 // and are not kept.
 template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8, unsigned DynamicBlocksPerSm = 0, unsigned FoldVectors = 8,
-          unsigned DynamicMinBlocks = 1, bool Commuting = true>
+          unsigned DynamicMinBlocks = 0, bool Commuting = true>
 struct policy {
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
@@ -61,7 +61,8 @@ struct policy {
   // (43-46 registers, 5 blocks an SM) 0.995-1.004x and 0.985-0.996x; 16 loads (118-125 registers) 1.015x and
   // 0.997-1.003x; the fold before (one tree per 32 partials) 1.010-1.014x and 0.995-1.004x.
   static constexpr unsigned fold_vectors = FoldVectors;
-  // dynamic_kernel's __launch_bounds__ residency (blocks an SM the registers must allow). Measured at 8
+  // dynamic_kernel's __launch_bounds__ residency: blocks an SM the registers must allow (0: no bound, the
+  // compiler's choice, 69 registers; 1 gave it 78 for u32, the same 3 blocks an SM). Measured at 8
   // (bench/reduce_tuning.cu occupancy, stop 38, u32: 32 registers, the partials folded 2 vectors a lane, or
   // it spills), chunks of 16, 32 or 64 KiB: 1.02-1.05x, 1.02x and 1.14x CUB's time at 2^24, 1.04x, 1.02x and
   // 1.11x at 2^28, where the library's kernels (69 registers, 3 blocks an SM) take 1.00-1.02x and 0.99-1.00x.
