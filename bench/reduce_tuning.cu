@@ -13,7 +13,8 @@
 // "fold": the same sizes with the last block's fold of the partials at 4, 8 and 16 loads a lane (stop 35);
 // "occupancy": 2^20 and 2^22 to 2^28 with the dynamic kernel at 8 blocks an SM (stop 38), each row twice;
 // "order": 2^10 to 2^17 with the one-block kernel's fold in input order against the default, whose lanes fold
-// their own elements first for the built-in operators that commute (stop 38's run 2 took this mode where the
+// their own elements first for the built-in operators that commute; "lastfold": 2^22 to 2^26 with the
+// equal-share body whose last block folds the partials as T by runs of vectors (stop 38's run 2 took "order" where the
 // policy's flag also turned the lanes' fold on in the body and dynamic kernels; it measured slower there at
 // 2^22-2^23 and they keep the fold in order).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/reduce_tuning.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tuning
@@ -322,6 +323,55 @@ void run_warps(const T* in, u64 n, T* result, void* partials_area, unsigned* cou
 
 }  // namespace dynamic
 
+// "lastfold" (stop 38): the default's equal-share body, but each block's partial stored as T (every block
+// has a tile) and the last block folding them as the dynamic kernel folds its chunks' partials
+// (fold_partials_in_order: FV 16-byte loads a lane and group, one ordered tree a group) instead of
+// block_reduce_in_order over maybe<T>; __launch_bounds__(256, 8) keeps 8 blocks an SM. Its count of finished
+// blocks in counters[0], zeroed by the last block.
+namespace lastfold {
+template <class T, unsigned FV>
+struct fold_policy : vectorized::policy<T> {
+  static constexpr unsigned fold_vectors = FV;
+};
+template <class P, class T, class Op>
+__global__ void __launch_bounds__(256, 8)
+    kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T* result, T* partials, unsigned* counters) {
+  __shared__ maybe<T> warp_part[P::warps];
+  __shared__ maybe<T> total;
+  __shared__ bool last;
+  const T* body = in + head;
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
+  maybe<T> acc{T{}, false};
+  for (u64 t = u * tiles / units; t < (u + 1) * tiles / units; ++t) acc = vectorized::fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
+  if (lane == 0) warp_part[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
+    partials[blockIdx.x] = b.v;  // the block's tiles are not empty: tiles >= blocks
+    last = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(counters[0]).fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  const T all = vectorized::fold_partials_in_order<P>(partials, gridDim.x, op);
+  if (threadIdx.x == 0) total = maybe<T>{all, true}, counters[0] = 0;
+  __syncthreads();
+  vectorized::combine_in_order<P>(in, head, &total, 1, tail_at, n, op, T{}, result);
+}
+template <class T, unsigned FV>
+void run(const T* in, u64 n, T* result, void* partials_area, unsigned* counters) {
+  using P = fold_policy<T, FV>;
+  const body_split b = split_body(in, n, P::warp_tile);
+  if (b.tiles == 0) return final_fold(in, n, b, static_cast<maybe<T>*>(partials_area), 0, result);
+  u64 blocks = ceil_div(b.tiles, u64{P::warps});
+  const u64 most = u64(multiprocessor_count("reduce_tuning")) * P::blocks_per_sm;
+  if (blocks > most) blocks = most;
+  kernel<P, T, sluice::sum><<<unsigned(blocks), 256>>>(in, b.head, b.tiles, b.tail_at, n, sluice::sum{}, result, static_cast<T*>(partials_area), counters);
+}
+}  // namespace lastfold
+
 // Where the default's time ends (stop 28): its body as the default runs it (warp runs of 2 KiB tiles, 8 blocks
 // per SM, one wave), each block stamping %globaltimer when it starts and when its warps are done, so the
 // spread of the blocks' end times shows how long the last blocks read alone (the tail a dynamic share of
@@ -406,6 +456,7 @@ bool mid_rows = false;        // "mid": 2^17 to 2^23, every row also back to bac
 bool grid_rows = false;       // "grid": the dynamic kernel's grid, resident against 8 an SM
 bool fold_rows = false;       // "fold": the last block's fold of the partials, 4, 8 or 16 loads a lane
 bool occupancy_rows = false;  // "occupancy": the dynamic kernel at 8 blocks an SM, 2^20 to 2^28
+bool lastfold_rows = false;   // "lastfold": the body's partials as T, folded by runs of vectors, 2^22 to 2^26
 bool order_rows = false;      // "order": the one-block kernel's lanes' own folds (the library's) against input order
 u64 b2b_max = u64{1} << 16;   // back-to-back times up to here
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
@@ -531,6 +582,15 @@ struct study {
     report(label, ms, 0);
   }
 
+  template <unsigned FV>
+  void lastfold_row(const char* label, bool timed) {
+    const auto launch = [this](const T* p, u64 m, T* r) { lastfold::run<T, FV>(p, m, r, out, done); };
+    check(label, launch);
+    if (!timed) return;
+    const float ms = time([&] { launch(in, n, result); });
+    report(label, ms, 0);
+  }
+
   template <unsigned K>
   void dynamic_warp_row(const char* label, bool timed) {
     const auto launch = [this](const T* p, u64 m, T* r) { dynamic::run_warps<T, K>(p, m, r, out, done + 1); };
@@ -586,6 +646,16 @@ struct study {
       row<sixteen>("dynamic=on, fold 16 vectors", timed, vectorized::setting::on);
       row<four>("dynamic=on, fold 4 vectors", timed, vectorized::setting::on);
       row<now>("dynamic=on, fold 8 vectors (now)", timed, vectorized::setting::on);
+    }
+    if (lastfold_rows && n > small_max) {  // each twice, CUB again between
+      row<vectorized::policy<T>>("library, equal shares (dynamic=off)", timed, vectorized::setting::off);
+      lastfold_row<2>("last block folds T partials, 2 vectors a lane", timed);
+      lastfold_row<4>("last block folds T partials, 4 vectors a lane", timed);
+      if (timed) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
+      lastfold_row<4>("last block folds T partials, 4 vectors a lane", timed);
+      lastfold_row<2>("last block folds T partials, 2 vectors a lane", timed);
+      row<vectorized::policy<T>>("library, equal shares (dynamic=off)", timed, vectorized::setting::off);
+      return;
     }
     if (order_rows) {  // each twice, CUB again between
       using in_order = vectorized::policy<T, 4, 8, 0, 8, 1, false>;
@@ -654,6 +724,8 @@ struct study {
     std::vector<std::pair<u64, bool>> sizes;  // (n, timed)
     if (mid_rows) {
       for (u64 k = 17; k <= 23; ++k) sizes.push_back({u64{1} << k, true});
+    } else if (lastfold_rows) {
+      for (u64 k : {22, 23, 24, 25, 26}) sizes.push_back({u64{1} << k, true});
     } else if (order_rows) {
       for (u64 k : {10, 11, 12, 13, 14, 15, 16, 17}) sizes.push_back({u64{1} << k, true});
     } else if (occupancy_rows) {
@@ -664,7 +736,7 @@ struct study {
         if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     }
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && !mid_rows && !occupancy_rows && !order_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows || fold_rows) && (k == 26 || k == 27 || k == 30)) || (fold_rows && k == 25))) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && !mid_rows && !occupancy_rows && !order_rows && !lastfold_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows || fold_rows) && (k == 26 || k == 27 || k == 30)) || (fold_rows && k == 25))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -698,8 +770,9 @@ int main(int argc, char** argv) {
   fold_rows = argc > 1 && std::string_view(argv[1]) == "fold";
   occupancy_rows = argc > 1 && std::string_view(argv[1]) == "occupancy";
   order_rows = argc > 1 && std::string_view(argv[1]) == "order";
+  lastfold_rows = argc > 1 && std::string_view(argv[1]) == "lastfold";
   if (mid_rows) b2b_max = u64{1} << 23;
-  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows || occupancy_rows || order_rows;
+  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows || occupancy_rows || order_rows || lastfold_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);
