@@ -61,6 +61,15 @@ struct policy {
   // (43-46 registers, 5 blocks an SM) 0.995-1.004x and 0.985-0.996x; 16 loads (118-125 registers) 1.015x and
   // 0.997-1.003x; the fold before (one tree per 32 partials) 1.010-1.014x and 0.995-1.004x.
   static constexpr unsigned fold_vectors = FoldVectors;
+  // body_kernel's last block folds the blocks' partials (one T each: every block has a tile) the same way,
+  // body_fold_vectors loads a lane and group, under __launch_bounds__(threads, body_min_blocks) so that the
+  // fold's registers do not cost the body its 8 blocks an SM. Measured (bench/reduce_tuning.cu lastfold, stop
+  // 38's run 7, kernels alone, two alternations, u32 / f32): 2 loads 0.88-0.93 / 0.92-0.93x CUB's time at 2^23,
+  // 0.97-0.99 / 0.93-0.99 at 2^24, 0.99-1.00 / 0.98 at 2^25, where the partials as maybe<T> through
+  // block_reduce_in_order (the kernel before) took 0.91-0.96 / 0.97-0.98, 0.99-1.03 / 0.98-1.00 and
+  // 1.00-1.02 / 1.00-1.01; 4 loads (spilling) 0.93-1.04x.
+  static constexpr unsigned body_fold_vectors = 2;
+  static constexpr unsigned body_min_blocks = 8;
   // dynamic_kernel's __launch_bounds__ residency: blocks an SM the registers must allow (0: no bound, the
   // compiler's choice, 69 registers; 1 gave it 78 for u32, the same 3 blocks an SM). Measured at 8
   // (bench/reduce_tuning.cu occupancy, stop 38, u32: 32 registers, the partials folded 2 vectors a lane, or
@@ -192,48 +201,15 @@ __device__ void combine_in_order(const T* in, u64 head, const maybe<T>* partials
   if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
 }
 
-// partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
-// tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
-// in order. The last block to count itself done in *done then combines them with init, head and tail.
-template <class P, class T, class Op>
-__global__ void __launch_bounds__(P::threads)
-    body_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, maybe<T>* partials,
-                unsigned* done, unsigned* spare_counter) {
-  static_assert(P::threads == P::final_threads, "the last block does the final reduction");
-  __shared__ maybe<T> warp_part[P::warps];
-  __shared__ bool last;
-  const T* body = in + head;
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
-  const u64 first = u * tiles / units, last_tile = (u + 1) * tiles / units;
-  maybe<T> acc{T{}, false};
-  for (u64 t = first; t < last_tile; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
-  if (lane == 0) warp_part[warp] = acc;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    maybe<T> b = warp_part[0];
-    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
-    partials[blockIdx.x] = b;
-    // Count this block done, its partial released with the count; the count's last taker acquires them all.
-    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*done).fetch_add(1u, cuda::memory_order_acq_rel);
-    if (before == 0) *spare_counter = 0;  // the next call's count (lookback::launch_states)
-    last = before == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  combine_in_order<P>(in, head, partials, gridDim.x, tail_at, n, op, init, result);
-}
-
 // Every thread of the block gets partials[0] op ... op partials[count - 1], in order (count >= 1). The
 // partials split into groups of 32 runs of `run` values (P::fold_vectors loads of 16 bytes): lane l folds run
 // l of its group in order, then an ordered tree across the lanes, masked at the end; warp w folds its share
 // of the groups in turn, then the warps' folds go in order. Until stop 35 every 32 partials took a tree of
 // their own (16 groups' 4-byte loads in flight per lane): 80 shuffles a warp per round of loads, in the one
 // block left running, which put the kernel 1-1.5% behind CUB's from 2^26 on (the policy has the figures).
-template <class P, class T, class Op>
+template <class P, class T, class Op, unsigned Vectors = P::fold_vectors>
 __device__ T fold_partials_in_order(const T* partials, u64 count, Op op) {
-  constexpr unsigned pv = 16 / sizeof(T), vectors = P::fold_vectors, run = pv * vectors, group = 32 * run;
+  constexpr unsigned pv = 16 / sizeof(T), vectors = Vectors, run = pv * vectors, group = 32 * run;
   __shared__ maybe<T> warp_fold[P::warps];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const u64 groups = ceil_div(count, group), g0 = warp * groups / P::warps, g1 = (warp + 1) * groups / P::warps;
@@ -270,6 +246,45 @@ __device__ T fold_partials_in_order(const T* partials, u64 count, Op op) {
   maybe<T> all{T{}, false};
   for (unsigned w = 0; w < P::warps; ++w) all = mop(all, warp_fold[w]);
   return all.v;
+}
+
+// partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
+// tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
+// in order (W >= blocks, so no block's part is empty). The last block to count itself done in *done then
+// folds the partials in block order (fold_partials_in_order, body_fold_vectors loads a lane) and combines
+// the result with init, head and tail.
+template <class P, class T, class Op>
+__global__ void __launch_bounds__(P::threads, P::body_min_blocks)
+    body_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, T* partials,
+                unsigned* done, unsigned* spare_counter) {
+  static_assert(P::threads == P::final_threads, "the last block does the final reduction");
+  __shared__ maybe<T> warp_part[P::warps];
+  __shared__ maybe<T> total;
+  __shared__ bool last;
+  const T* body = in + head;
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
+  const u64 first = u * tiles / units, last_tile = (u + 1) * tiles / units;
+  maybe<T> acc{T{}, false};
+  for (u64 t = first; t < last_tile; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
+  if (lane == 0) warp_part[warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
+    partials[blockIdx.x] = b.v;
+    // Count this block done, its partial released with the count; the count's last taker acquires them all.
+    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*done).fetch_add(1u, cuda::memory_order_acq_rel);
+    if (before == 0) *spare_counter = 0;  // the next call's count (lookback::launch_states)
+    last = before == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+  const T all = fold_partials_in_order<P, T, Op, P::body_fold_vectors>(partials, gridDim.x, op);
+  if (threadIdx.x == 0) total = maybe<T>{all, true};
+  __syncthreads();
+  combine_in_order<P>(in, head, &total, 1, tail_at, n, op, init, result);
 }
 
 // Dynamic chunks: each block draws chunk numbers from `counter` (the next drawn while it folds the current
@@ -438,10 +453,10 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
     }
     blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
     if (blocks > sms * P::blocks_per_sm) blocks = sms * P::blocks_per_sm;
-    partials = scratch(blocks * sizeof(maybe<T>), s, fn);
+    partials = scratch(blocks * sizeof(T), s, fn);
     const lookback::launch_states done(0, true, s, fn);
     body_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
-                                                                               partials.as<maybe<T>>(), done.counter(), done.spare_counter());
+                                                                               partials.as<T>(), done.counter(), done.spare_counter());
     return check_launch(fn, "vectorized::body_kernel");
   }
   final_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, partials.as<maybe<T>>(), blocks, tail_at, n, op, init, result);
