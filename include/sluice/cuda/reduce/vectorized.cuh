@@ -67,7 +67,8 @@ struct policy {
   // 38's run 7, kernels alone, two alternations, u32 / f32): 2 loads 0.88-0.93 / 0.92-0.93x CUB's time at 2^23,
   // 0.97-0.99 / 0.93-0.99 at 2^24, 0.99-1.00 / 0.98 at 2^25, where the partials as maybe<T> through
   // block_reduce_in_order (the kernel before) took 0.91-0.96 / 0.97-0.98, 0.99-1.03 / 0.98-1.00 and
-  // 1.00-1.02 / 1.00-1.01; 4 loads (spilling) 0.93-1.04x.
+  // 1.00-1.02 / 1.00-1.01; 4 loads (spilling) 0.93-1.04x. In the library (run 8, bench/small_sizes.cu, back
+  // to back) no change resolved at 2^24 (28.89 us against 28.74 before; CUB 27.1-27.3): kept as no slower.
   static constexpr unsigned body_fold_vectors = 2;
   static constexpr unsigned body_min_blocks = 8;
   // dynamic_kernel's __launch_bounds__ residency: blocks an SM the registers must allow (0: no bound, the
