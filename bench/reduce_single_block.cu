@@ -100,12 +100,10 @@ __global__ void __launch_bounds__(256) tiles_kernel(const u32* in, u64 tiles, u3
   }
 }
 
-// "commuting": the tiles layout, lane sums over all its vectors, one warp reduction per warp.
-__global__ void __launch_bounds__(256) commuting_kernel(const u32* in, u64 tiles, u32* result) {
-  __shared__ u32 part[8];
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+// The "commuting" kernels' fold: the sum of lane `lane`'s elements of warp tiles [from, to).
+__device__ __forceinline__ u32 lane_sum(const u32* in, u64 from, u64 to, unsigned lane) {
   u32 s = 0;
-  for (u64 t = warp * tiles / 8; t < (warp + 1) * tiles / 8; ++t) {
+  for (u64 t = from; t < to; ++t) {
     const uint4* src = reinterpret_cast<const uint4*>(in + t * P::warp_tile);
     uint4 v[P::vectors];
 #pragma unroll
@@ -113,6 +111,14 @@ __global__ void __launch_bounds__(256) commuting_kernel(const u32* in, u64 tiles
 #pragma unroll
     for (unsigned j = 0; j < P::vectors; ++j) s += v[j].x + v[j].y + v[j].z + v[j].w;
   }
+  return s;
+}
+
+// "commuting": the tiles layout, lane sums over all its vectors, one warp reduction per warp.
+__global__ void __launch_bounds__(256) commuting_kernel(const u32* in, u64 tiles, u32* result) {
+  __shared__ u32 part[8];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  u32 s = lane_sum(in, warp * tiles / 8, (warp + 1) * tiles / 8, lane);
   s = __reduce_add_sync(0xffffffffu, s);
   if (lane == 0) part[warp] = s;
   __syncthreads();
@@ -127,15 +133,7 @@ __global__ void __launch_bounds__(256) commuting_kernel(const u32* in, u64 tiles
 __global__ void __launch_bounds__(256) commuting_shfl_kernel(const u32* in, u64 tiles, u32* result) {
   __shared__ u32 part[8];
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  u32 s = 0;
-  for (u64 t = warp * tiles / 8; t < (warp + 1) * tiles / 8; ++t) {
-    const uint4* src = reinterpret_cast<const uint4*>(in + t * P::warp_tile);
-    uint4 v[P::vectors];
-#pragma unroll
-    for (unsigned j = 0; j < P::vectors; ++j) v[j] = src[j * 32 + lane];
-#pragma unroll
-    for (unsigned j = 0; j < P::vectors; ++j) s += v[j].x + v[j].y + v[j].z + v[j].w;
-  }
+  u32 s = lane_sum(in, warp * tiles / 8, (warp + 1) * tiles / 8, lane);
   s = vectorized::warp_reduce_in_order(s, sluice::sum{});
   if (lane == 0) part[warp] = s;
   __syncthreads();
@@ -152,15 +150,7 @@ __global__ void __launch_bounds__(256) commuting_maybe_kernel(const u32* in, u64
   const maybe_op<u32, sluice::sum> mop{};
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const u64 from = warp * tiles / 8, to = (warp + 1) * tiles / 8;
-  u32 s = 0;
-  for (u64 t = from; t < to; ++t) {
-    const uint4* src = reinterpret_cast<const uint4*>(in + t * P::warp_tile);
-    uint4 v[P::vectors];
-#pragma unroll
-    for (unsigned j = 0; j < P::vectors; ++j) v[j] = src[j * 32 + lane];
-#pragma unroll
-    for (unsigned j = 0; j < P::vectors; ++j) s += v[j].x + v[j].y + v[j].z + v[j].w;
-  }
+  u32 s = lane_sum(in, from, to, lane);
   s = __reduce_add_sync(0xffffffffu, s);
   if (lane == 0) part[warp] = maybe<u32>{s, from < to};
   __syncthreads();

@@ -323,54 +323,15 @@ void run_warps(const T* in, u64 n, T* result, void* partials_area, unsigned* cou
 
 }  // namespace dynamic
 
-// "lastfold" (stop 38): the default's equal-share body, but each block's partial stored as T (every block
-// has a tile) and the last block folding them as the dynamic kernel folds its chunks' partials
-// (fold_partials_in_order: FV 16-byte loads a lane and group, one ordered tree a group) instead of
-// block_reduce_in_order over maybe<T>; __launch_bounds__(256, 8) keeps 8 blocks an SM. Its count of finished
-// blocks in counters[0], zeroed by the last block.
-namespace lastfold {
+// "lastfold" (stop 38): the equal-share body's last block folding its blocks' partials (one T each) by runs of
+// FV 16-byte loads a lane (fold_partials_in_order), against 2 (the library's since stop 38). Run 7 of stop 38
+// measured it as this study's own copy of the kernel beside the library's body then (partials as maybe<T>
+// through block_reduce_in_order; commit d3e34e0 has both); the library adopted the copy, so the rows now run
+// the library's body_kernel with body_fold_vectors = FV.
 template <class T, unsigned FV>
-struct fold_policy : vectorized::policy<T> {
-  static constexpr unsigned fold_vectors = FV;
+struct body_fold_cfg : vectorized::policy<T> {
+  static constexpr unsigned body_fold_vectors = FV;
 };
-template <class P, class T, class Op>
-__global__ void __launch_bounds__(256, 8)
-    kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T* result, T* partials, unsigned* counters) {
-  __shared__ maybe<T> warp_part[P::warps];
-  __shared__ maybe<T> total;
-  __shared__ bool last;
-  const T* body = in + head;
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
-  maybe<T> acc{T{}, false};
-  for (u64 t = u * tiles / units; t < (u + 1) * tiles / units; ++t) acc = vectorized::fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
-  if (lane == 0) warp_part[warp] = acc;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    maybe<T> b = warp_part[0];
-    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
-    partials[blockIdx.x] = b.v;  // the block's tiles are not empty: tiles >= blocks
-    last = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(counters[0]).fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last) return;
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  const T all = vectorized::fold_partials_in_order<P>(partials, gridDim.x, op);
-  if (threadIdx.x == 0) total = maybe<T>{all, true}, counters[0] = 0;
-  __syncthreads();
-  vectorized::combine_in_order<P>(in, head, &total, 1, tail_at, n, op, T{}, result);
-}
-template <class T, unsigned FV>
-void run(const T* in, u64 n, T* result, void* partials_area, unsigned* counters) {
-  using P = fold_policy<T, FV>;
-  const body_split b = split_body(in, n, P::warp_tile);
-  if (b.tiles == 0) return final_fold(in, n, b, static_cast<maybe<T>*>(partials_area), 0, result);
-  u64 blocks = ceil_div(b.tiles, u64{P::warps});
-  const u64 most = u64(multiprocessor_count("reduce_tuning")) * P::blocks_per_sm;
-  if (blocks > most) blocks = most;
-  kernel<P, T, sluice::sum><<<unsigned(blocks), 256>>>(in, b.head, b.tiles, b.tail_at, n, sluice::sum{}, result, static_cast<T*>(partials_area), counters);
-}
-}  // namespace lastfold
 
 // Where the default's time ends (stop 28): its body as the default runs it (warp runs of 2 KiB tiles, 8 blocks
 // per SM, one wave), each block stamping %globaltimer when it starts and when its warps are done, so the
@@ -582,15 +543,6 @@ struct study {
     report(label, ms, 0);
   }
 
-  template <unsigned FV>
-  void lastfold_row(const char* label, bool timed) {
-    const auto launch = [this](const T* p, u64 m, T* r) { lastfold::run<T, FV>(p, m, r, out, done); };
-    check(label, launch);
-    if (!timed) return;
-    const float ms = time([&] { launch(in, n, result); });
-    report(label, ms, 0);
-  }
-
   template <unsigned K>
   void dynamic_warp_row(const char* label, bool timed) {
     const auto launch = [this](const T* p, u64 m, T* r) { dynamic::run_warps<T, K>(p, m, r, out, done + 1); };
@@ -648,13 +600,11 @@ struct study {
       row<now>("dynamic=on, fold 8 vectors (now)", timed, vectorized::setting::on);
     }
     if (lastfold_rows && n > small_max) {  // each twice, CUB again between
-      row<vectorized::policy<T>>("library, equal shares (dynamic=off)", timed, vectorized::setting::off);
-      lastfold_row<2>("last block folds T partials, 2 vectors a lane", timed);
-      lastfold_row<4>("last block folds T partials, 4 vectors a lane", timed);
+      row<body_fold_cfg<T, 2>>("equal shares, last block folds 2 vectors a lane", timed, vectorized::setting::off);
+      row<body_fold_cfg<T, 4>>("equal shares, last block folds 4 vectors a lane", timed, vectorized::setting::off);
       if (timed) report("cub (again)", cub_ms = time([&] { cub_reduce(in, n, result); }), 0);
-      lastfold_row<4>("last block folds T partials, 4 vectors a lane", timed);
-      lastfold_row<2>("last block folds T partials, 2 vectors a lane", timed);
-      row<vectorized::policy<T>>("library, equal shares (dynamic=off)", timed, vectorized::setting::off);
+      row<body_fold_cfg<T, 4>>("equal shares, last block folds 4 vectors a lane", timed, vectorized::setting::off);
+      row<body_fold_cfg<T, 2>>("equal shares, last block folds 2 vectors a lane", timed, vectorized::setting::off);
       return;
     }
     if (order_rows) {  // each twice, CUB again between
