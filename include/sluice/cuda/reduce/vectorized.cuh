@@ -2,7 +2,8 @@
 // boundary), a body of whole warp tiles (32 lanes x `vectors` loads of 16 bytes) and a tail. Each warp of
 // a grid of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, `vectors` in
 // flight per thread; the last block to finish (a count of finished blocks, kept per stream between calls:
-// lookback::launch_states) then combines init, the head, the blocks' partials and the tail: one launch. Up to
+// lookback::launch_states) then combines init and the blocks' partials, block 0 having begun with the head and
+// the last block in order having ended with the tail: one launch. Up to
 // 128 KiB of input one block does it all, each warp folding a contiguous run of warp tiles. From
 // 256 MiB on (dynamic=auto), the blocks instead draw chunks of 8 x 4 warp tiles (64 KiB) from a ticket
 // counter, so that no SM reads alone at the end while others are done (the blocks of an equal share end
@@ -12,7 +13,7 @@
 // works, except in the one-block kernel for the built-in operators that commute (`commutes`), where each
 // lane first folds its own elements of its warp's tiles (stop 38). Either way the order is fixed by n, the
 // start's alignment and the device's SM count (dynamic: not the SM count), so floating-point sums are
-// identical from run to run. Moves: the input read once; partials are a few KB (dynamic: 4 bytes per 64 KiB).
+// identical from run to run. Moves: the input read once; partials are a few KB (dynamic: 8 bytes per 64 KiB).
 #pragma once
 #include <cub/block/block_reduce.cuh>
 
@@ -70,6 +71,10 @@ struct policy {
   // 1.00-1.02 / 1.00-1.01; 4 loads (spilling) 0.93-1.04x. In the library (run 8, bench/small_sizes.cu, back
   // to back) no change resolved at 2^24 (28.89 us against 28.74 before; CUB 27.1-27.3): kept as no slower.
   static constexpr unsigned body_fold_vectors = 2;
+  // The same fold where the partials are packed words (4-byte T, slots::packed): words a lane and group, all
+  // loaded at once. 6: 1056 partials (132 SMs) in one round of 6 groups of 192, and no spill under the 32
+  // registers of the launch bound (8 words spilled 118 bytes).
+  static constexpr unsigned body_fold_words = 6;
   static constexpr unsigned body_min_blocks = 8;
   // dynamic_kernel's __launch_bounds__ residency: blocks an SM the registers must allow (0: no bound, the
   // compiler's choice, 69 registers; 1 gave it 78 for u32, the same 3 blocks an SM). Measured at 8
@@ -202,39 +207,108 @@ __device__ void combine_in_order(const T* in, u64 head, const maybe<T>* partials
   if (threadIdx.x == 0) *result = mop(maybe<T>{init, true}, r).v;
 }
 
-// Every thread of the block gets partials[0] op ... op partials[count - 1], in order (count >= 1). The
-// partials split into groups of 32 runs of `run` values (P::fold_vectors loads of 16 bytes): lane l folds run
-// l of its group in order, then an ordered tree across the lanes, masked at the end; warp w folds its share
-// of the groups in turn, then the warps' folds go in order. Until stop 35 every 32 partials took a tree of
-// their own (16 groups' 4-byte loads in flight per lane): 80 shuffles a warp per round of loads, in the one
-// block left running, which put the kernel 1-1.5% behind CUB's from 2^26 on (the policy has the figures).
-template <class P, class T, class Op, unsigned Vectors = P::fold_vectors>
-__device__ T fold_partials_in_order(const T* partials, u64 count, Op op) {
-  constexpr unsigned pv = 16 / sizeof(T), vectors = Vectors, run = pv * vectors, group = 32 * run;
-  __shared__ maybe<T> warp_fold[P::warps];
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  const u64 groups = ceil_div(count, group), g0 = warp * groups / P::warps, g1 = (warp + 1) * groups / P::warps;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(partials) % 16 == 0;
-  const maybe_op<T, Op> mop{op};
-  maybe<T> acc{T{}, false};
-  for (u64 g = g0; g < g1; ++g) {
-    const u64 first = g * group, mine = first + lane * run;  // runs from `count` on take no part
-    vec16<T> v[vectors];
+// Where the blocks (or chunks) leave their partials, and how the last block knows they have landed.
+// 4-byte T: each partial travels with its call's epoch in one 64-bit word (the look-back's packed state
+// word: value << 32 | epoch << 2 | 1, in the stream's kept states), stored relaxed, and the blocks count
+// themselves done with a relaxed add: no block waits for its partial to land before it counts itself, and
+// the last block loads each word until it carries this call's epoch. Other T: plain partials, counted with
+// an acq_rel add, whose acquire in the last block's thread 0 and the barrier after it order the loads.
+// Measured (bench/reduce_tail.cu, stop 39, H100, u32 at 2^24, 20 calls back to back): the relaxed count
+// 0.55 us faster than the acq_rel one.
+template <class T, bool Packed = sizeof(T) == 4>
+struct slots {
+  static_assert(!Packed || sizeof(T) == 4, "packed words carry 4-byte values");
+  static constexpr bool packed = Packed;
+  T* values;                  // !packed
+  unsigned long long* words;  // packed
+  unsigned epoch;             // packed: this call's (0 where the words were zeroed first)
+
+  __device__ void put(u64 i, const T& v) const {
+    if constexpr (packed) {
+      unsigned b;
+      memcpy(&b, &v, 4);
+      const unsigned long long w = static_cast<unsigned long long>(b) << 32 | epoch << 2 | 1u;
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[i]).store(w, cuda::memory_order_relaxed);
+    } else {
+      values[i] = v;
+    }
+  }
+  // Adds one to *counter after this thread's put()s (relaxed where packed, else acq_rel); the count before.
+  __device__ unsigned count(unsigned* counter) const {
+    constexpr auto order = packed ? cuda::memory_order_relaxed : cuda::memory_order_acq_rel;
+    return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*counter).fetch_add(1u, order);
+  }
+  // v[0, Run) = partials [at, at + Run) that are below count (the rest left as they are).
+  template <unsigned Run>
+  __device__ void load(unsigned at, unsigned count, T (&v)[Run]) const {
+    if constexpr (packed) {
+      unsigned long long w[Run];
 #pragma unroll
-    for (unsigned j = 0; j < vectors; ++j) {
-      const u64 at = mine + j * pv;
-      if (aligned && at + pv <= count) {
-        v[j].raw = *reinterpret_cast<const uint4*>(partials + at);
-      } else {
+      for (unsigned j = 0; j < Run; ++j) w[j] = at + j < count ? word(at + j) : want();
+      bool stale = false;
 #pragma unroll
-        for (unsigned e = 0; e < pv; ++e)
-          if (at + e < count) v[j].e[e] = partials[at + e];
+      for (unsigned j = 0; j < Run; ++j) stale |= !current(w[j]);
+      if (stale) {  // rare: a partial counted before it landed
+#pragma unroll
+        for (unsigned j = 0; j < Run; ++j)
+          while (!current(w[j])) w[j] = word(at + j);
+      }
+#pragma unroll
+      for (unsigned j = 0; j < Run; ++j) {
+        const unsigned b = static_cast<unsigned>(w[j] >> 32);
+        memcpy(&v[j], &b, 4);
+      }
+    } else {
+      constexpr unsigned pv = 16 / sizeof(T);
+      static_assert(Run % pv == 0);
+      const bool aligned = reinterpret_cast<std::uintptr_t>(values) % 16 == 0;
+#pragma unroll
+      for (unsigned j = 0; j < Run; j += pv) {
+        if (aligned && at + j + pv <= count) {
+          vec16<T> x;
+          x.raw = *reinterpret_cast<const uint4*>(values + at + j);
+#pragma unroll
+          for (unsigned e = 0; e < pv; ++e) v[j + e] = x.e[e];
+        } else {
+#pragma unroll
+          for (unsigned e = 0; e < pv; ++e)
+            if (at + j + e < count) v[j + e] = values[at + j + e];
+        }
       }
     }
-    T x = v[0].e[0];
+  }
+
+ private:
+  __device__ unsigned long long want() const { return epoch << 2 | 1u; }  // the low half of this call's words
+  __device__ bool current(unsigned long long w) const { return (static_cast<unsigned>(w) & (lookback::epoch_mask << 2 | 3u)) == want(); }
+  __device__ unsigned long long word(unsigned i) const {
+    return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[i]).load(cuda::memory_order_relaxed);
+  }
+};
+
+// Every thread of the block gets partials[0] op ... op partials[count - 1], in order (1 <= count < 2^32). The
+// partials split into groups of 32 runs of `Run` values (plain partials: a whole number of 16-byte vectors,
+// loaded as such; packed words one by one, which take twice the registers): lane l folds run l of its
+// group in order, then an ordered tree across the lanes, masked at the end; warp w folds its share of the
+// groups in turn, then the warps' folds go in order. Until stop 35 every 32 partials took a tree of their own
+// (16 groups' 4-byte loads in flight per lane): 80 shuffles a warp per round of loads, in the one block left
+// running, which put the kernel 1-1.5% behind CUB's from 2^26 on (the policy has the figures).
+template <class P, class T, class Op, unsigned Run, bool Packed>
+__device__ T fold_partials_in_order(const slots<T, Packed>& partials, unsigned count, Op op) {
+  constexpr unsigned run = Run, group = 32 * run;
+  __shared__ maybe<T> warp_fold[P::warps];
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const unsigned groups = (count + group - 1) / group, g0 = warp * groups / P::warps, g1 = (warp + 1) * groups / P::warps;
+  const maybe_op<T, Op> mop{op};
+  maybe<T> acc{T{}, false};
+  for (unsigned g = g0; g < g1; ++g) {
+    const unsigned first = g * group, mine = first + lane * run;  // runs from `count` on take no part
+    T v[run];
+    partials.load(mine, count, v);
+    T x = v[0];
 #pragma unroll
     for (unsigned i = 1; i < run; ++i)
-      if (mine + i < count) x = op(x, v[i / pv].e[i % pv]);
+      if (mine + i < count) x = op(x, v[i]);
 #pragma unroll
     for (unsigned offset = 1; offset < 32; offset *= 2) {
       const T other = __shfl_down_sync(0xffffffffu, x, offset);
@@ -249,63 +323,125 @@ __device__ T fold_partials_in_order(const T* partials, u64 count, Op op) {
   return all.v;
 }
 
+// The head (the elements before the first 16-byte boundary, fewer than a vector's), folded in order; every
+// lane of the calling warp gets it.
+template <class P, class T, class Op>
+__device__ maybe<T> fold_head(const T* in, u64 head, Op op) {
+  maybe<T> r{T{}, false};
+#pragma unroll
+  for (unsigned i = 0; i + 1 < P::per_vector; ++i)
+    if (i < head) r = maybe_op<T, Op>{op}(r, maybe<T>{in[i], true});
+  return r;
+}
+
+// Warp w's eighth of the tail [tail_at, n) (shorter than a warp tile), loaded before the warp's tiles (a lane
+// one element a round of 32, `rounds` registers held across the tiles) and folded in order after them, a
+// round at a time by an ordered tree. Loaded after the tiles instead, it put 1.6 us on the kernel's end at
+// 2^21-2^24 (the last block in order is not the last to end, but one round trip to DRAM and back per round
+// made it so; bench/reduce_tail.cu, stop 39).
+template <class P, class T>
+struct tail_share {
+  static constexpr unsigned rounds = (P::warp_tile / P::warps + 31) / 32;
+  T v[rounds];
+  unsigned size = 0;  // this warp's eighth: elements [at, at + size) of the input
+  u64 at = 0;
+
+  __device__ void load(const T* in, u64 tail_at, u64 n) {
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+    const unsigned m = static_cast<unsigned>(n - tail_at), from = warp * m / P::warps;
+    at = tail_at + from, size = (warp + 1) * m / P::warps - from;
+#pragma unroll
+    for (unsigned r = 0; r < rounds; ++r)
+      if (32 * r + lane < size) v[r] = in[at + 32 * r + lane];
+  }
+  // Valid in lane 0.
+  template <class Op>
+  __device__ maybe<T> fold(Op op) const {
+    const unsigned lane = threadIdx.x & 31u;
+    const maybe_op<T, Op> mop{op};
+    maybe<T> acc{T{}, false};
+#pragma unroll
+    for (unsigned r = 0; r < rounds; ++r)
+      if (32 * r < size) acc = mop(acc, warp_reduce_maybe_in_order(maybe<T>{v[r], 32 * r + lane < size}, mop));
+    return acc;
+  }
+};
+
+// Thread 0 of the block gets its warps' parts (each valid in its lane 0) in warp order, then, where `tail`,
+// the warps' eighths of the tail in order (tail_share, loaded by the whole block). parts and tails: shared
+// arrays of P::warps.
+template <class P, class T, class Op, bool Edges>
+__device__ maybe<T> block_part(maybe<T> acc, bool tail, const tail_share<P, T>& t, Op op, maybe<T>* parts, maybe<T>* tails) {
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const maybe_op<T, Op> mop{op};
+  if (lane == 0) parts[warp] = acc;
+  if (Edges && tail) {
+    const maybe<T> x = t.fold(op);
+    if (lane == 0) tails[warp] = x;
+  }
+  __syncthreads();
+  maybe<T> b{T{}, false};
+  if (threadIdx.x == 0) {
+    for (unsigned w = 0; w < P::warps; ++w) b = mop(b, parts[w]);
+    if (Edges && tail)
+      for (unsigned w = 0; w < P::warps; ++w) b = mop(b, tails[w]);
+  }
+  return b;
+}
+
 // partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
 // tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
-// in order (W >= blocks, so no block's part is empty). The last block to count itself done in *done then
-// folds the partials in block order (fold_partials_in_order, body_fold_vectors loads a lane) and combines
-// the result with init, head and tail.
-template <class P, class T, class Op>
+// in order (W >= blocks, so no block's part is empty). With Edges (compiled in only where the input has a
+// head or a tail), block 0's warp 0 starts from the head and the last block's warps fold the tail after their
+// tiles, into that block's partial. The last block to count itself done (slots::count) folds the partials
+// in block order (fold_partials_in_order): *result = init op that. Until stop 39 the last block combined
+// init, head, the partials' fold and tail by one more in-order block reduction, and every thread of it
+// fenced, and the blocks counted themselves with an acq_rel add: 1.7 us of the kernel's end at 2^24 on the
+// H100 (bench/reduce_tail.cu).
+template <class P, class T, class Op, bool Edges>
 __global__ void __launch_bounds__(P::threads, P::body_min_blocks)
-    body_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, T* partials,
+    body_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, slots<T> partials,
                 unsigned* done, unsigned* spare_counter) {
-  static_assert(P::threads == P::final_threads, "the last block does the final reduction");
-  __shared__ maybe<T> warp_part[P::warps];
-  __shared__ maybe<T> total;
+  __shared__ maybe<T> warp_part[P::warps], tail_part[Edges ? P::warps : 1];
   __shared__ bool last;
   const T* body = in + head;
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const unsigned warp = threadIdx.x / 32;
   const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
   const u64 first = u * tiles / units, last_tile = (u + 1) * tiles / units;
-  maybe<T> acc{T{}, false};
-  for (u64 t = first; t < last_tile; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
-  if (lane == 0) warp_part[warp] = acc;
-  __syncthreads();
+  const bool tail = Edges && blockIdx.x == gridDim.x - 1 && tail_at < n;
+  tail_share<P, T> t;
+  if (tail) t.load(in, tail_at, n);
+  maybe<T> acc = Edges && u == 0 ? fold_head<P>(in, head, op) : maybe<T>{T{}, false};
+  for (u64 i = first; i < last_tile; ++i) acc = fold_warp_tile<P>(acc, body + i * P::warp_tile, op);
+  const maybe<T> b = block_part<P, T, Op, Edges>(acc, tail, t, op, warp_part, tail_part);
   if (threadIdx.x == 0) {
-    maybe<T> b = warp_part[0];
-    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
-    partials[blockIdx.x] = b.v;
-    // Count this block done, its partial released with the count; the count's last taker acquires them all.
-    const unsigned before = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*done).fetch_add(1u, cuda::memory_order_acq_rel);
+    partials.put(blockIdx.x, b.v);
+    const unsigned before = partials.count(done);
     if (before == 0) *spare_counter = 0;  // the next call's count (lookback::launch_states)
     last = before == gridDim.x - 1;
   }
   __syncthreads();
   if (!last) return;
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  const T all = fold_partials_in_order<P, T, Op, P::body_fold_vectors>(partials, gridDim.x, op);
-  if (threadIdx.x == 0) total = maybe<T>{all, true};
-  __syncthreads();
-  combine_in_order<P>(in, head, &total, 1, tail_at, n, op, init, result);
+  constexpr unsigned run = slots<T>::packed ? P::body_fold_words : P::per_vector * P::body_fold_vectors;
+  const T all = fold_partials_in_order<P, T, Op, run>(partials, gridDim.x, op);
+  if (threadIdx.x == 0) *result = op(init, all);
 }
 
 // Dynamic chunks: each block draws chunk numbers from `counter` (the next drawn while it folds the current
 // one); warp w of the block folds warp tiles [c C + w K, c C + (w + 1) K) of chunk c (C = 8 K tiles), and
-// the block's parts, in order, go to partials[c]. A block stops at its first ticket past the last chunk, then
-// adds one more to the counter to say it is done: the counter ends at chunks + 2 x blocks, and the block
-// whose done mark takes the last ticket is the last to finish (every draw and mark of the others came
-// before it, each mark releasing its block's partials). It folds the partials in chunk order, then init op
-// head op that op tail.
-template <class P, class T, class Op>
+// the block's parts, in order, go to partials[c]; with Edges, chunk 0's warp 0 starts from the head and the
+// last chunk's warps fold the tail after its tiles. A block stops at its first ticket past the last chunk,
+// then adds one more to the counter to say it is done (slots::count): the counter ends at chunks + 2 x
+// blocks, and the block whose done mark takes the last ticket is the last to finish (every draw and mark of
+// the others came before it). It folds the partials in chunk order: *result = init op that.
+template <class P, class T, class Op, bool Edges>
 __global__ void __launch_bounds__(P::threads, P::dynamic_min_blocks)
-    dynamic_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, T* partials,
+    dynamic_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, slots<T, false> partials,
                    unsigned* counter, unsigned* spare_counter) {
-  static_assert(P::threads == P::final_threads, "the last block does the final reduction");
   __shared__ unsigned ticket[2];
-  __shared__ maybe<T> warp_part[2][P::warps];
-  __shared__ maybe<T> total;
+  __shared__ maybe<T> warp_part[2][P::warps], tail_part[Edges ? P::warps : 1];
   __shared__ bool last;
-  const maybe_op<T, Op> mop{op};
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const unsigned warp = threadIdx.x / 32;
   const u64 chunks = ceil_div(tiles, P::chunk_tiles);
   const T* body = in + head;
   auto draw = [&] {
@@ -316,35 +452,28 @@ __global__ void __launch_bounds__(P::threads, P::dynamic_min_blocks)
   if (threadIdx.x == 0) ticket[0] = draw();
   __syncthreads();
   // Round k: chunk ticket[k % 2]; the next ticket lands in the other slot, read after this round's barrier.
-  // warp_part alternates too: thread 0 reads round k's parts before it reaches round k + 1's barrier.
+  // warp_part alternates too: thread 0 reads round k's parts before it reaches round k + 1's barrier (the
+  // tail's parts are written once, in the last chunk's round).
   for (unsigned k = 0;; ++k) {
     const u64 c = ticket[k & 1];
     if (c >= chunks) break;
     if (threadIdx.x == 0) ticket[(k + 1) & 1] = draw();
     const u64 t0 = c * P::chunk_tiles + warp * P::chunk_warp_tiles;
-    maybe<T> acc{T{}, false};
+    const bool tail = Edges && c == chunks - 1 && tail_at < n;
+    tail_share<P, T> t;
+    if (tail) t.load(in, tail_at, n);
+    maybe<T> acc = Edges && c == 0 && warp == 0 ? fold_head<P>(in, head, op) : maybe<T>{T{}, false};
 #pragma unroll
     for (unsigned j = 0; j < P::chunk_warp_tiles; ++j)
       if (t0 + j < tiles) acc = fold_warp_tile<P>(acc, body + (t0 + j) * P::warp_tile, op);
-    if (lane == 0) warp_part[k & 1][warp] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      maybe<T> b = warp_part[k & 1][0];  // warp 0's first tile is in the chunk: b.has
-      for (unsigned w = 1; w < P::warps; ++w) b = mop(b, warp_part[k & 1][w]);
-      partials[c] = b.v;
-    }
+    const maybe<T> b = block_part<P, T, Op, Edges>(acc, tail, t, op, warp_part[k & 1], tail_part);
+    if (threadIdx.x == 0) partials.put(c, b.v);  // warp 0's first tile is in the chunk: b.has
   }
-  if (threadIdx.x == 0) {
-    const unsigned mark = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*counter).fetch_add(1u, cuda::memory_order_acq_rel);
-    last = mark == chunks + 2 * u64{gridDim.x} - 1;
-  }
+  if (threadIdx.x == 0) last = partials.count(counter) == chunks + 2 * u64{gridDim.x} - 1;
   __syncthreads();
   if (!last) return;
-  cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-  const T all = fold_partials_in_order<P>(partials, chunks, op);
-  if (threadIdx.x == 0) total = maybe<T>{all, true};
-  __syncthreads();
-  combine_in_order<P>(in, head, &total, 1, tail_at, n, op, init, result);
+  const T all = fold_partials_in_order<P, T, Op, P::per_vector * P::fold_vectors>(partials, static_cast<unsigned>(chunks), op);
+  if (threadIdx.x == 0) *result = op(init, all);
 }
 
 // The reduction without a body (inputs whose start is not aligned to T, or too short for one warp tile):
@@ -435,33 +564,49 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
     return;
   }
   const u64 tiles = small ? 0 : (n - head) / P::warp_tile, tail_at = head + tiles * P::warp_tile;
-  scratch partials;
-  u64 blocks = 0;
-  if (tiles > 0) {
-    const u64 sms = static_cast<u64>(multiprocessor_count(fn));
-    const bool chunked = dynamic == setting::on || (dynamic == setting::automatic && n * sizeof(T) >= P::dynamic_from_bytes);
-    if (chunked) {
-      const u64 chunks = ceil_div(tiles, P::chunk_tiles);
-      const u64 per_sm = P::dynamic_blocks_per_sm ? P::dynamic_blocks_per_sm
-                                                  : resident_blocks_per_sm(dynamic_kernel<P, T, Op>, P::threads, 0, 0, fn, "vectorized::dynamic_kernel");
-      const u64 most = per_sm ? sms * per_sm : 1;
-      blocks = chunks < most ? chunks : most;
-      partials = scratch(chunks * sizeof(T), s, fn);
-      const lookback::launch_states tickets(0, true, s, fn);
-      dynamic_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
-                                                                                   partials.as<T>(), tickets.counter(), tickets.spare_counter());
-      return check_launch(fn, "vectorized::dynamic_kernel");
-    }
+  if (tiles == 0) {
+    final_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, nullptr, 0, tail_at, n, op, init, result);
+    return check_launch(fn, "vectorized::final_kernel");
+  }
+  const bool edges = head > 0 || tail_at < n;
+  const u64 sms = static_cast<u64>(multiprocessor_count(fn));
+  const bool chunked = dynamic == setting::on || (dynamic == setting::automatic && n * sizeof(T) >= P::dynamic_from_bytes);
+  u64 blocks = 0, count = 0;
+  if (chunked) {
+    auto* const kernel = edges ? dynamic_kernel<P, T, Op, true> : dynamic_kernel<P, T, Op, false>;
+    count = ceil_div(tiles, P::chunk_tiles);
+    const u64 per_sm = P::dynamic_blocks_per_sm ? P::dynamic_blocks_per_sm
+                                                : resident_blocks_per_sm(kernel, P::threads, 0, 0, fn, "vectorized::dynamic_kernel");
+    const u64 most = per_sm ? sms * per_sm : 1;
+    blocks = count < most ? count : most;
+  } else {
     blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
     if (blocks > sms * P::blocks_per_sm) blocks = sms * P::blocks_per_sm;
-    partials = scratch(blocks * sizeof(T), s, fn);
-    const lookback::launch_states done(0, true, s, fn);
-    body_kernel<P, T, Op><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result,
-                                                                               partials.as<T>(), done.counter(), done.spare_counter());
-    return check_launch(fn, "vectorized::body_kernel");
+    count = blocks;
   }
-  final_kernel<P, T, Op><<<1, P::final_threads, 0, s>>>(in, head, partials.as<maybe<T>>(), blocks, tail_at, n, op, init, result);
-  check_launch(fn, "vectorized::final_kernel");
+  // The partials: packed words in the launch's (kept) states (body_kernel with 4-byte T), or plain values from
+  // scratch beside the counter (the dynamic kernel keeps them plain: its fold of up to 2^16 partials loads 8
+  // vectors a lane, which as words would take 162 registers a thread against 69).
+  const bool packed = slots<T>::packed && !chunked;
+  const lookback::launch_states states(packed ? count * 8 : 0, true, s, fn);
+  scratch values;
+  slots<T> partials{};
+  if (packed) {
+    partials.words = static_cast<unsigned long long*>(states.states()), partials.epoch = states.epoch();
+  } else {
+    values = scratch(count * sizeof(T), s, fn);
+    partials.values = values.as<T>();
+  }
+  const unsigned grid = static_cast<unsigned>(blocks);
+  if (chunked) {
+    auto* const kernel = edges ? dynamic_kernel<P, T, Op, true> : dynamic_kernel<P, T, Op, false>;
+    kernel<<<grid, P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result, slots<T, false>{partials.values}, states.counter(),
+                                       states.spare_counter());
+    return check_launch(fn, "vectorized::dynamic_kernel");
+  }
+  auto* const kernel = edges ? body_kernel<P, T, Op, true> : body_kernel<P, T, Op, false>;
+  kernel<<<grid, P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result, partials, states.counter(), states.spare_counter());
+  check_launch(fn, "vectorized::body_kernel");
 }
 
 }  // namespace sluice::cuda_backend::vectorized
