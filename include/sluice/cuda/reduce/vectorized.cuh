@@ -31,7 +31,7 @@ namespace sluice::cuda_backend::vectorized {
 // 8 loads in flight per thread of the final block. The last two measured slower (commit 9adcc94 had them)
 // and are not kept.
 template <class T, unsigned Vectors = 4, unsigned BlocksPerSm = 8, unsigned DynamicBlocksPerSm = 0, unsigned FoldVectors = 8,
-          unsigned DynamicMinBlocks = 0, bool Commuting = true>
+          unsigned DynamicMinBlocks = 4, bool Commuting = true>
 struct policy {
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
@@ -76,8 +76,11 @@ struct policy {
   // registers of the launch bound (8 words spilled 118 bytes).
   static constexpr unsigned body_fold_words = 6;
   static constexpr unsigned body_min_blocks = 8;
-  // dynamic_kernel's __launch_bounds__ residency: blocks an SM the registers must allow (0: no bound, the
-  // compiler's choice, 69 registers; 1 gave it 78 for u32, the same 3 blocks an SM). Measured at 8
+  // dynamic_kernel's __launch_bounds__ residency: blocks an SM the registers must allow. 4 (stop 39): 64
+  // registers, 4 blocks an SM, with or without the edges' code (no spill for 4-byte sums; without a bound it
+  // took 80 registers with the edges' code, 3 blocks an SM). With edges (n - 100) it took 1.8 us more than at
+  // n at 2^26 and 0.7 us at 2^27 (bench/reduce_tail.cu, stop 39's run 8). Before stop 39 0 (no bound, the compiler's choice, 69
+  // registers; 1 gave it 78 for u32, the same 3 blocks an SM). Measured at 8
   // (bench/reduce_tuning.cu occupancy, stop 38, u32: 32 registers, the partials folded 2 vectors a lane, or
   // it spills), chunks of 16, 32 or 64 KiB: 1.02-1.05x, 1.02x and 1.14x CUB's time at 2^24, 1.04x, 1.02x and
   // 1.11x at 2^28, where the library's kernels (69 registers, 3 blocks an SM) take 1.00-1.02x and 0.99-1.00x.
@@ -278,6 +281,20 @@ struct slots {
     }
   }
 
+  // Slot i's value (packed: once its word carries this call's epoch).
+  __device__ T get(unsigned i) const {
+    if constexpr (packed) {
+      unsigned long long w = word(i);
+      while (!current(w)) w = word(i);
+      const unsigned b = static_cast<unsigned>(w >> 32);
+      T v;
+      memcpy(&v, &b, 4);
+      return v;
+    } else {
+      return values[i];
+    }
+  }
+
  private:
   __device__ unsigned long long want() const { return epoch << 2 | 1u; }  // the low half of this call's words
   __device__ bool current(unsigned long long w) const { return (static_cast<unsigned>(w) & (lookback::epoch_mask << 2 | 3u)) == want(); }
@@ -323,99 +340,79 @@ __device__ T fold_partials_in_order(const slots<T, Packed>& partials, unsigned c
   return all.v;
 }
 
-// The head (the elements before the first 16-byte boundary, fewer than a vector's), folded in order; every
-// lane of the calling warp gets it.
-template <class P, class T, class Op>
-__device__ maybe<T> fold_head(const T* in, u64 head, Op op) {
-  maybe<T> r{T{}, false};
-#pragma unroll
-  for (unsigned i = 0; i + 1 < P::per_vector; ++i)
-    if (i < head) r = maybe_op<T, Op>{op}(r, maybe<T>{in[i], true});
-  return r;
-}
-
-// Warp w's eighth of the tail [tail_at, n) (shorter than a warp tile), loaded before the warp's tiles (a lane
-// one element a round of 32, `rounds` registers held across the tiles) and folded in order after them, a
-// round at a time by an ordered tree. Loaded after the tiles instead, it put 1.6 us on the kernel's end at
-// 2^21-2^24 (the last block in order is not the last to end, but one round trip to DRAM and back per round
-// made it so; bench/reduce_tail.cu, stop 39).
-template <class P, class T>
-struct tail_share {
-  static constexpr unsigned rounds = (P::warp_tile / P::warps + 31) / 32;
-  T v[rounds];
-  unsigned size = 0;  // this warp's eighth: elements [at, at + size) of the input
-  u64 at = 0;
-
-  __device__ void load(const T* in, u64 tail_at, u64 n) {
-    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-    const unsigned m = static_cast<unsigned>(n - tail_at), from = warp * m / P::warps;
-    at = tail_at + from, size = (warp + 1) * m / P::warps - from;
-#pragma unroll
-    for (unsigned r = 0; r < rounds; ++r)
-      if (32 * r + lane < size) v[r] = in[at + 32 * r + lane];
-  }
-  // Valid in lane 0.
-  template <class Op>
-  __device__ maybe<T> fold(Op op) const {
-    const unsigned lane = threadIdx.x & 31u;
-    const maybe_op<T, Op> mop{op};
-    maybe<T> acc{T{}, false};
-#pragma unroll
-    for (unsigned r = 0; r < rounds; ++r)
-      if (32 * r < size) acc = mop(acc, warp_reduce_maybe_in_order(maybe<T>{v[r], 32 * r + lane < size}, mop));
-    return acc;
-  }
-};
-
-// Thread 0 of the block gets its warps' parts (each valid in its lane 0) in warp order, then, where `tail`,
-// the warps' eighths of the tail in order (tail_share, loaded by the whole block). parts and tails: shared
-// arrays of P::warps.
-template <class P, class T, class Op, bool Edges>
-__device__ maybe<T> block_part(maybe<T> acc, bool tail, const tail_share<P, T>& t, Op op, maybe<T>* parts, maybe<T>* tails) {
+// The input's edges, where it has them (Edges): one block of the grid (body_kernel's last, dynamic_kernel's
+// ticket 0) folds the tail [tail_at, n) (shorter than a warp tile; warp w its eighth, a lane one element a
+// round of 32, each round by an ordered tree) into slot `count` and the head (the elements before the first
+// 16-byte boundary, fewer than a vector's) into slot count + 1, after the body's `count` blocks' or chunks'
+// (so that the fold of slots [0, count + tail) starts aligned for its 16-byte loads; the last block takes the
+// head's slot alone, before them). So no block of the body has more to do than the others. Measured (bench/reduce_tail.cu, stop 39, H100, u32,
+// back to back): a tail folded by the body's last block after its tiles put 1.4-1.8 us on the kernel at
+// 2^21-2^24, loaded before its tiles 1.3-1.4 us.
+template <class P, class T, class Op, bool Packed>
+__device__ void fold_edges(const T* in, u64 head, u64 tail_at, u64 n, Op op, const slots<T, Packed>& partials, unsigned count,
+                           maybe<T>* tails) {
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const maybe_op<T, Op> mop{op};
-  if (lane == 0) parts[warp] = acc;
-  if (Edges && tail) {
-    const maybe<T> x = t.fold(op);
-    if (lane == 0) tails[warp] = x;
+  const unsigned m = static_cast<unsigned>(n - tail_at), from = warp * m / P::warps, size = (warp + 1) * m / P::warps - from;
+  maybe<T> acc{T{}, false};
+  for (unsigned r = 0; r < size; r += 32) {
+    const bool mine = r + lane < size;
+    acc = mop(acc, warp_reduce_maybe_in_order(maybe<T>{mine ? in[tail_at + from + r + lane] : T{}, mine}, mop));
   }
+  if (lane == 0) tails[warp] = acc;
   __syncthreads();
-  maybe<T> b{T{}, false};
-  if (threadIdx.x == 0) {
-    for (unsigned w = 0; w < P::warps; ++w) b = mop(b, parts[w]);
-    if (Edges && tail)
-      for (unsigned w = 0; w < P::warps; ++w) b = mop(b, tails[w]);
-  }
-  return b;
+  if (threadIdx.x != 0) return;
+  maybe<T> h{T{}, false};
+  for (unsigned i = 0; i < head; ++i) h = mop(h, maybe<T>{in[i], true});
+  if (head > 0) partials.put(count + 1, h.v);
+  maybe<T> t{T{}, false};
+  for (unsigned w = 0; w < P::warps; ++w) t = mop(t, tails[w]);
+  if (m > 0) partials.put(count, t.v);
 }
 
-// partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps in the grid reduces warp
-// tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then combined
-// in order (W >= blocks, so no block's part is empty). With Edges (compiled in only where the input has a
-// head or a tail), block 0's warp 0 starts from the head and the last block's warps fold the tail after their
-// tiles, into that block's partial. The last block to count itself done (slots::count) folds the partials
-// in block order (fold_partials_in_order): *result = init op that. Until stop 39 the last block combined
-// init, head, the partials' fold and tail by one more in-order block reduction, and every thread of it
-// fenced, and the blocks counted themselves with an acq_rel add: 1.7 us of the kernel's end at 2^24 on the
-// H100 (bench/reduce_tail.cu).
+// The last block's fold: thread 0 gets init op head op slots [0, count + tail) in order, where the head and the
+// tail are there (Edges); the head's slot is loaded before the others are folded.
+template <class P, bool Edges, unsigned Run, class T, class Op, bool Packed>
+__device__ T fold_slots(const slots<T, Packed>& partials, unsigned count, u64 head, u64 tail_at, u64 n, Op op, T init) {
+  T h{};
+  if (Edges && head > 0 && threadIdx.x == 0) h = partials.get(count + 1);
+  const T all = fold_partials_in_order<P, T, Op, Run>(partials, count + (Edges && tail_at < n), op);
+  return Edges && head > 0 ? op(op(init, h), all) : op(init, all);
+}
+
+// partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps of the body's blocks
+// reduces warp tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then
+// combined in order (W >= blocks, so no block's part is empty). With Edges (compiled in only where the input
+// has a head or a tail), the grid's last block folds them (fold_edges) into the slots after the body's.
+// The last block to count itself done (slots::count) folds the partials in order (fold_partials_in_order):
+// *result = init op that. Until stop 39 the last block combined init, head, the partials' fold and tail by one
+// more in-order block reduction, and every thread of it fenced, and the blocks counted themselves with an
+// acq_rel add: 1.7 us of the kernel's end at 2^24 on the H100 (bench/reduce_tail.cu).
 template <class P, class T, class Op, bool Edges>
 __global__ void __launch_bounds__(P::threads, P::body_min_blocks)
     body_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, slots<T> partials,
                 unsigned* done, unsigned* spare_counter) {
-  __shared__ maybe<T> warp_part[P::warps], tail_part[Edges ? P::warps : 1];
+  __shared__ maybe<T> warp_part[P::warps];
   __shared__ bool last;
-  const T* body = in + head;
-  const unsigned warp = threadIdx.x / 32;
-  const u64 units = static_cast<u64>(gridDim.x) * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
-  const u64 first = u * tiles / units, last_tile = (u + 1) * tiles / units;
-  const bool tail = Edges && blockIdx.x == gridDim.x - 1 && tail_at < n;
-  tail_share<P, T> t;
-  if (tail) t.load(in, tail_at, n);
-  maybe<T> acc = Edges && u == 0 ? fold_head<P>(in, head, op) : maybe<T>{T{}, false};
-  for (u64 i = first; i < last_tile; ++i) acc = fold_warp_tile<P>(acc, body + i * P::warp_tile, op);
-  const maybe<T> b = block_part<P, T, Op, Edges>(acc, tail, t, op, warp_part, tail_part);
+  const unsigned blocks = gridDim.x - Edges;  // the body's
+  if (Edges && blockIdx.x == blocks) {
+    fold_edges<P>(in, head, tail_at, n, op, partials, blocks, warp_part);
+  } else {
+    const T* body = in + head;
+    const unsigned warp = threadIdx.x / 32;
+    const u64 units = u64{blocks} * P::warps, u = static_cast<u64>(blockIdx.x) * P::warps + warp;
+    const u64 first = u * tiles / units, last_tile = (u + 1) * tiles / units;
+    maybe<T> acc{T{}, false};
+    for (u64 i = first; i < last_tile; ++i) acc = fold_warp_tile<P>(acc, body + i * P::warp_tile, op);
+    if ((threadIdx.x & 31u) == 0) warp_part[warp] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      maybe<T> b = warp_part[0];
+      for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
+      partials.put(blockIdx.x, b.v);
+    }
+  }
   if (threadIdx.x == 0) {
-    partials.put(blockIdx.x, b.v);
     const unsigned before = partials.count(done);
     if (before == 0) *spare_counter = 0;  // the next call's count (lookback::launch_states)
     last = before == gridDim.x - 1;
@@ -423,26 +420,26 @@ __global__ void __launch_bounds__(P::threads, P::body_min_blocks)
   __syncthreads();
   if (!last) return;
   constexpr unsigned run = slots<T>::packed ? P::body_fold_words : P::per_vector * P::body_fold_vectors;
-  const T all = fold_partials_in_order<P, T, Op, run>(partials, gridDim.x, op);
-  if (threadIdx.x == 0) *result = op(init, all);
+  const T r = fold_slots<P, Edges, run>(partials, blocks, head, tail_at, n, op, init);
+  if (threadIdx.x == 0) *result = r;
 }
 
-// Dynamic chunks: each block draws chunk numbers from `counter` (the next drawn while it folds the current
-// one); warp w of the block folds warp tiles [c C + w K, c C + (w + 1) K) of chunk c (C = 8 K tiles), and
-// the block's parts, in order, go to partials[c]; with Edges, chunk 0's warp 0 starts from the head and the
-// last chunk's warps fold the tail after its tiles. A block stops at its first ticket past the last chunk,
-// then adds one more to the counter to say it is done (slots::count): the counter ends at chunks + 2 x
-// blocks, and the block whose done mark takes the last ticket is the last to finish (every draw and mark of
-// the others came before it). It folds the partials in chunk order: *result = init op that.
+// Dynamic chunks: each block draws ticket numbers from `counter` (the next drawn while it folds the current
+// one); with Edges ticket 0 is the edges' (fold_edges), drawn first; every other ticket is a chunk c, whose
+// warp w folds warp tiles [c C + w K, c C + (w + 1) K) (C = 8 K tiles), the block's parts, in order, to
+// partials[c] (c = ticket - Edges). A block stops at its first ticket past the last, then adds one more to the counter to
+// say it is done (slots::count): the counter ends at tickets + 2 x blocks, and the block whose done mark takes
+// the last value is the last to finish (every draw and mark of the others came before it). It folds the
+// partials in order: *result = init op that.
 template <class P, class T, class Op, bool Edges>
 __global__ void __launch_bounds__(P::threads, P::dynamic_min_blocks)
     dynamic_kernel(const T* in, u64 head, u64 tiles, u64 tail_at, u64 n, Op op, T init, T* result, slots<T, false> partials,
                    unsigned* counter, unsigned* spare_counter) {
   __shared__ unsigned ticket[2];
-  __shared__ maybe<T> warp_part[2][P::warps], tail_part[Edges ? P::warps : 1];
+  __shared__ maybe<T> warp_part[2][P::warps];
   __shared__ bool last;
   const unsigned warp = threadIdx.x / 32;
-  const u64 chunks = ceil_div(tiles, P::chunk_tiles);
+  const u64 chunks = ceil_div(tiles, P::chunk_tiles), tickets = chunks + Edges;
   const T* body = in + head;
   auto draw = [&] {
     const unsigned t = atomicAdd(counter, 1u);
@@ -451,29 +448,34 @@ __global__ void __launch_bounds__(P::threads, P::dynamic_min_blocks)
   };
   if (threadIdx.x == 0) ticket[0] = draw();
   __syncthreads();
-  // Round k: chunk ticket[k % 2]; the next ticket lands in the other slot, read after this round's barrier.
-  // warp_part alternates too: thread 0 reads round k's parts before it reaches round k + 1's barrier (the
-  // tail's parts are written once, in the last chunk's round).
+  // Round k: ticket[k % 2]; the next ticket lands in the other slot, read after this round's barrier.
+  // warp_part alternates too: thread 0 reads round k's parts before it reaches round k + 1's barrier.
   for (unsigned k = 0;; ++k) {
-    const u64 c = ticket[k & 1];
-    if (c >= chunks) break;
+    const u64 tk = ticket[k & 1];
+    if (tk >= tickets) break;
     if (threadIdx.x == 0) ticket[(k + 1) & 1] = draw();
-    const u64 t0 = c * P::chunk_tiles + warp * P::chunk_warp_tiles;
-    const bool tail = Edges && c == chunks - 1 && tail_at < n;
-    tail_share<P, T> t;
-    if (tail) t.load(in, tail_at, n);
-    maybe<T> acc = Edges && c == 0 && warp == 0 ? fold_head<P>(in, head, op) : maybe<T>{T{}, false};
+    if (Edges && tk == 0) {
+      fold_edges<P>(in, head, tail_at, n, op, partials, static_cast<unsigned>(chunks), warp_part[k & 1]);
+      continue;
+    }
+    const u64 c = tk - Edges, t0 = c * P::chunk_tiles + warp * P::chunk_warp_tiles;
+    maybe<T> acc{T{}, false};
 #pragma unroll
     for (unsigned j = 0; j < P::chunk_warp_tiles; ++j)
       if (t0 + j < tiles) acc = fold_warp_tile<P>(acc, body + (t0 + j) * P::warp_tile, op);
-    const maybe<T> b = block_part<P, T, Op, Edges>(acc, tail, t, op, warp_part[k & 1], tail_part);
-    if (threadIdx.x == 0) partials.put(c, b.v);  // warp 0's first tile is in the chunk: b.has
+    if ((threadIdx.x & 31u) == 0) warp_part[k & 1][warp] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      maybe<T> b = warp_part[k & 1][0];  // warp 0's first tile is in the chunk: b.has
+      for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[k & 1][w]);
+      partials.put(c, b.v);
+    }
   }
-  if (threadIdx.x == 0) last = partials.count(counter) == chunks + 2 * u64{gridDim.x} - 1;
+  if (threadIdx.x == 0) last = partials.count(counter) == tickets + 2 * u64{gridDim.x} - 1;
   __syncthreads();
   if (!last) return;
-  const T all = fold_partials_in_order<P, T, Op, P::per_vector * P::fold_vectors>(partials, static_cast<unsigned>(chunks), op);
-  if (threadIdx.x == 0) *result = op(init, all);
+  const T r = fold_slots<P, Edges, P::per_vector * P::fold_vectors>(partials, static_cast<unsigned>(chunks), head, tail_at, n, op, init);
+  if (threadIdx.x == 0) *result = r;
 }
 
 // The reduction without a body (inputs whose start is not aligned to T, or too short for one warp tile):
@@ -574,27 +576,28 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   u64 blocks = 0, count = 0;
   if (chunked) {
     auto* const kernel = edges ? dynamic_kernel<P, T, Op, true> : dynamic_kernel<P, T, Op, false>;
-    count = ceil_div(tiles, P::chunk_tiles);
+    count = ceil_div(tiles, P::chunk_tiles);  // chunks
     const u64 per_sm = P::dynamic_blocks_per_sm ? P::dynamic_blocks_per_sm
                                                 : resident_blocks_per_sm(kernel, P::threads, 0, 0, fn, "vectorized::dynamic_kernel");
     const u64 most = per_sm ? sms * per_sm : 1;
-    blocks = count < most ? count : most;
+    blocks = count + edges < most ? count + edges : most;
   } else {
-    blocks = ceil_div(tiles, P::warps);  // at least one tile per warp
-    if (blocks > sms * P::blocks_per_sm) blocks = sms * P::blocks_per_sm;
-    count = blocks;
+    count = ceil_div(tiles, P::warps);  // the body's blocks: at least one tile per warp
+    if (count > sms * P::blocks_per_sm) count = sms * P::blocks_per_sm;
+    blocks = count + edges;  // and one for the edges
   }
+  const u64 slots_count = count + 2 * u64{edges};  // [the body's count, tail, head] (fold_edges)
   // The partials: packed words in the launch's (kept) states (body_kernel with 4-byte T), or plain values from
   // scratch beside the counter (the dynamic kernel keeps them plain: its fold of up to 2^16 partials loads 8
   // vectors a lane, which as words would take 162 registers a thread against 69).
   const bool packed = slots<T>::packed && !chunked;
-  const lookback::launch_states states(packed ? count * 8 : 0, true, s, fn);
+  const lookback::launch_states states(packed ? slots_count * 8 : 0, true, s, fn);
   scratch values;
   slots<T> partials{};
   if (packed) {
     partials.words = static_cast<unsigned long long*>(states.states()), partials.epoch = states.epoch();
   } else {
-    values = scratch(count * sizeof(T), s, fn);
+    values = scratch(slots_count * sizeof(T), s, fn);
     partials.values = values.as<T>();
   }
   const unsigned grid = static_cast<unsigned>(blocks);
