@@ -14,6 +14,8 @@
 //   no-fold    the last block returns once it knows it is last (no result);
 //   no-count   each block writes its partial and returns (CUB's first kernel's shape; no result);
 //   *-waves    the same kernel on CUB's grid: one 16 KiB block tile a block up to 5 resident waves;
+//   steal P% nK  equal shares of the first P % of the warp tiles, then the rest in n KiB chunks drawn by the
+//              blocks as they finish their shares (steal_copy), the new end (packed words, relaxed count);
 //   lib-body 2x, lib-body waves  the library's body_kernel (its new end) on twice the equal shares' grid and on
 //              CUB's;
 //   cub        cub::DeviceReduce::Sum, temporary storage allocated once.
@@ -22,7 +24,7 @@
 // values; the rows with a result are checked against the host's sum first. "trace": per block %globaltimer
 // stamps (start, loads folded, counted done; the last block's fold and its result) of full and full-waves
 // at 2^24, their quantiles relative to the first block's start. "once": each variant 5 times at 2^22 and
-// 2^24, untimed, for ncu.
+// 2^24, untimed, for ncu. "steal": only the library's rows, the steal rows and cub, from 2^24.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include -Ibench bench/reduce_tail.cu src/runtime.cpp src/gl/unavailable.cpp -o reduce_tail
 #include <cub/device/device_reduce.cuh>
 
@@ -131,6 +133,63 @@ __global__ void __launch_bounds__(P::threads, P::body_min_blocks)
   if (Trace && threadIdx.x == 0) stamps[5 * blockIdx.x + 4] = now();
 }
 
+// One epoch counter for every row that leaves packed words in `words` (never zeroed: each launch's epoch
+// differs from every earlier one's).
+unsigned next_epoch() {
+  static unsigned epoch = 0;
+  return epoch = epoch % (sluice::cuda_backend::kept_state_epochs - 1) + 1;
+}
+
+// Equal shares of the first StaticPercent % of the warp tiles, then the rest in chunks of 8 x K warp tiles
+// drawn from `counter` by the blocks as they finish (the dynamic kernel's protocol: the counter ends at
+// chunks + 2 x blocks); partials as packed words counted relaxed (slots [0, blocks) the shares', then the
+// chunks'), the last block folds them 6 words a lane. The last block zeroes the counter for the next launch.
+template <unsigned StaticPercent, unsigned K>
+__global__ void __launch_bounds__(P::threads, P::body_min_blocks)
+    steal_copy(const u32* in, u64 tiles, u32* result, vz::slots<u32> partials, unsigned* counter) {
+  __shared__ maybe<u32> warp_part[2][P::warps];
+  __shared__ unsigned ticket[2];
+  __shared__ bool last;
+  const Op op{};
+  const unsigned warp = threadIdx.x / 32;
+  const u64 blocks = gridDim.x, units = blocks * P::warps, u = blockIdx.x * u64{P::warps} + warp;
+  const u64 shared_tiles = tiles * StaticPercent / 100, chunk_tiles = u64{P::warps} * K;
+  const u64 chunks = (tiles - shared_tiles + chunk_tiles - 1) / chunk_tiles;
+  maybe<u32> acc{0, false};
+  for (u64 t = u * shared_tiles / units; t < (u + 1) * shared_tiles / units; ++t) acc = vz::fold_warp_tile<P>(acc, in + t * P::warp_tile, op);
+  if ((threadIdx.x & 31u) == 0) warp_part[0][warp] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<u32> b = warp_part[0][0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<u32, Op>{op}(b, warp_part[0][w]);
+    partials.put(blockIdx.x, b.v);  // (every block has a tile: tiles >= 8 x blocks x 100 / StaticPercent)
+    ticket[1] = atomicAdd(counter, 1u);
+  }
+  __syncthreads();
+  for (unsigned k = 1;; ++k) {
+    const u64 c = ticket[k & 1];
+    if (c >= chunks) break;
+    if (threadIdx.x == 0) ticket[(k + 1) & 1] = atomicAdd(counter, 1u);
+    const u64 t0 = shared_tiles + c * chunk_tiles + warp * K;
+    maybe<u32> a{0, false};
+#pragma unroll
+    for (unsigned j = 0; j < K; ++j)
+      if (t0 + j < tiles) a = vz::fold_warp_tile<P>(a, in + (t0 + j) * P::warp_tile, op);
+    if ((threadIdx.x & 31u) == 0) warp_part[k & 1][warp] = a;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      maybe<u32> b = warp_part[k & 1][0];
+      for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<u32, Op>{op}(b, warp_part[k & 1][w]);
+      partials.put(blocks + c, b.v);
+    }
+  }
+  if (threadIdx.x == 0) last = partials.count(counter) == chunks + 2 * blocks - 1;
+  __syncthreads();
+  if (!last) return;
+  const u32 all = vz::fold_partials_in_order<P, u32, Op, P::body_fold_words>(partials, static_cast<unsigned>(blocks + chunks), op);
+  if (threadIdx.x == 0) *result = all, *counter = 0;
+}
+
 struct variant {
   const char* name;
   bool has_result;
@@ -146,6 +205,7 @@ float median(std::vector<float> v) {
 int main(int argc, char** argv) {
   const bool trace = argc > 1 && std::string_view(argv[1]) == "trace";
   const bool once = argc > 1 && std::string_view(argv[1]) == "once";  // for ncu: each variant 5 times, untimed
+  const bool steal_rows = argc > 1 && std::string_view(argv[1]) == "steal";
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   const u64 top = u64{1} << 27;
@@ -159,8 +219,8 @@ int main(int argc, char** argv) {
   cudaMalloc(&stamps, u64{5} << 20);
   unsigned long long* words;
   unsigned* counters;
-  cudaMalloc(&words, u64{8} << 16), cudaMalloc(&counters, 8);
-  cudaMemset(words, 0, u64{8} << 16), cudaMemset(counters, 0, 8);
+  cudaMalloc(&words, u64{8} << 16), cudaMalloc(&counters, 12);
+  cudaMemset(words, 0, u64{8} << 16), cudaMemset(counters, 0, 12);
   cudaMemcpy(in, h.data(), top * 4, cudaMemcpyHostToDevice);
   cudaMemset(done, 0, 4);
   void* temp = nullptr;
@@ -173,6 +233,8 @@ int main(int argc, char** argv) {
     sizes = {u64{1} << 24};
   else if (once)
     sizes = {u64{1} << 22, u64{1} << 24};
+  else if (steal_rows)
+    sizes = {u64{1} << 24, u64{1} << 25, u64{1} << 26, u64{1} << 27};
   else
     for (int k = 21; k <= 27; ++k) sizes.push_back(u64{1} << k);
   for (const u64 n : sizes) {
@@ -214,12 +276,18 @@ int main(int argc, char** argv) {
     // zeroed: each launch's epoch differs), its counters alternate with the epoch's parity.
     auto lib_body = [=](unsigned blocks) {
       return [=] {
-        static unsigned epoch = 0;
-        epoch = epoch % (sluice::cuda_backend::kept_state_epochs - 1) + 1;
+        const unsigned epoch = next_epoch();
         vz::slots<u32> sl{};
         sl.words = words, sl.epoch = epoch;
         vz::body_kernel<P, u32, Op, false><<<blocks, P::threads>>>(in, 0, tiles, n, n, Op{}, 0u, result, sl, counters + (epoch & 1),
                                                                    counters + (~epoch & 1));
+      };
+    };
+    auto steal = [=](auto kernel) {
+      return [=] {
+        vz::slots<u32> sl{};
+        sl.words = words, sl.epoch = next_epoch();
+        kernel<<<equal, P::threads>>>(in, tiles, result, sl, counters + 2);
       };
     };
     std::vector<variant> vs = {
@@ -229,6 +297,10 @@ int main(int argc, char** argv) {
         {"library n-100", true, [=] { vz::run<u32, Op>(in, n - 100, result, 0u, Op{}, 0, "reduce_tail"); }, 0, 100},
         {"library in+1,n-2", true, [=] { vz::run<u32, Op>(in + 1, n - 2, result, 0u, Op{}, 0, "reduce_tail"); }, 1, 1},
         {"lib on in+1,n-2", true, [=] { vz::run<u32, Op>(in + 1, n - 2, result, 0u, Op{}, 0, "reduce_tail", vz::setting::on); }, 1, 1},
+        {"steal 75% 16K", true, steal(steal_copy<75, 1>)},
+        {"steal 75% 32K", true, steal(steal_copy<75, 2>)},
+        {"steal 60% 16K", true, steal(steal_copy<60, 1>)},
+        {"steal 85% 16K", true, steal(steal_copy<85, 1>)},
         {"lib-body 2x", true, lib_body(std::min(2 * equal, static_cast<unsigned>(tiles / P::warps)))},
         {"lib-body waves", true, lib_body(waves)},
         {"full", true, copy(body_copy<full, false>, equal)},
@@ -243,6 +315,11 @@ int main(int argc, char** argv) {
         {"no-count-waves", false, copy(body_copy<no_count, false>, waves)},
         {"cub", true, [=] { std::size_t tb = temp_bytes; cub::DeviceReduce::Sum(temp, tb, in, result, static_cast<int>(n)); }},
     };
+    if (steal_rows)
+      std::erase_if(vs, [](const variant& v) {
+        const std::string_view name = v.name;
+        return !(name == "library" || name == "library dyn=off" || name == "library dyn=on" || name.starts_with("steal") || name == "cub");
+      });
     for (auto& v : vs) {
       if (!v.has_result) continue;
       u32 want = 0;
