@@ -2,8 +2,8 @@
 // boundary), a body of whole warp tiles (32 lanes x `vectors` loads of 16 bytes) and a tail. Each warp of
 // a grid of resident blocks reduces its own contiguous run of body tiles with 16-byte loads, `vectors` in
 // flight per thread; the last block to finish (a count of finished blocks, kept per stream between calls:
-// lookback::launch_states) then combines init and the blocks' partials, block 0 having begun with the head and
-// the last block in order having ended with the tail: one launch. Up to
+// lookback::launch_states) then folds init and the blocks' partials, one more block of the grid having folded
+// the head and the tail into slots of their own (fold_edges): one launch. Up to
 // 128 KiB of input one block does it all, each warp folding a contiguous run of warp tiles. From
 // 256 MiB on (dynamic=auto), the blocks instead draw chunks of 8 x 4 warp tiles (64 KiB) from a ticket
 // counter, so that no SM reads alone at the end while others are done (the blocks of an equal share end
@@ -345,9 +345,10 @@ __device__ T fold_partials_in_order(const slots<T, Packed>& partials, unsigned c
 // round of 32, each round by an ordered tree) into slot `count` and the head (the elements before the first
 // 16-byte boundary, fewer than a vector's) into slot count + 1, after the body's `count` blocks' or chunks'
 // (so that the fold of slots [0, count + tail) starts aligned for its 16-byte loads; the last block takes the
-// head's slot alone, before them). So no block of the body has more to do than the others. Measured (bench/reduce_tail.cu, stop 39, H100, u32,
-// back to back): a tail folded by the body's last block after its tiles put 1.4-1.8 us on the kernel at
-// 2^21-2^24, loaded before its tiles 1.3-1.4 us.
+// head's slot alone, before them). So no block of the body has more to do than the others. Measured
+// (bench/reduce_tail.cu, stop 39, H100, u32, back to back, n - 100 against n): a tail folded by the body's
+// last block after its tiles put 1.6-1.8 us on the kernel at 2^21-2^24, loaded before its tiles 1.3-1.5 us;
+// this edge block 0.04-1.1 us at 2^21-2^25, 1.8 / 0.7 us at 2^26 / 2^27 (run 8).
 template <class P, class T, class Op, bool Packed>
 __device__ void fold_edges(const T* in, u64 head, u64 tail_at, u64 n, Op op, const slots<T, Packed>& partials, unsigned count,
                            maybe<T>* tails) {
@@ -589,7 +590,7 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   const u64 slots_count = count + 2 * u64{edges};  // [the body's count, tail, head] (fold_edges)
   // The partials: packed words in the launch's (kept) states (body_kernel with 4-byte T), or plain values from
   // scratch beside the counter (the dynamic kernel keeps them plain: its fold of up to 2^16 partials loads 8
-  // vectors a lane, which as words would take 162 registers a thread against 69).
+  // vectors a lane, which as words would take 162 registers a thread against 64).
   const bool packed = slots<T>::packed && !chunked;
   const lookback::launch_states states(packed ? slots_count * 8 : 0, true, s, fn);
   scratch values;
