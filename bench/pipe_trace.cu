@@ -5,7 +5,8 @@
 // Arguments: none (stop 32's shapes), `u64`, `u32big` (stop 32), `u32store` and `probe` (stop 33: three blocks
 // per SM; B's parts and two buffers), `shapes2` (stop 33: the shapes with the look-back's words decoded in B;
 // build it without -DSLUICE_PIPE_TRACE, which then times the kernels alone and prints no phases), `flags` (stop 35:
-// the flags' shapes at 10 / 50 / 90% kept; likewise without the trace).
+// the flags' shapes at 10 / 50 / 90% kept; likewise without the trace), `packed` (stop 40: larger tiles with the
+// lagged tiles' ranks packed; likewise), `lag1` (stop 40: a lag of one round; likewise).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -207,6 +208,17 @@ using F_6v2s_w2 = sl::pipeline<unsigned, true, 6, 2, 2, 2, 1, true, true>;
 using F_5v3s_w2 = sl::pipeline<unsigned, true, 5, 3, 2, 2, 1, true, true>;
 using F_7v2s_w2 = sl::pipeline<unsigned, true, 7, 2, 2, 2, 1, true, true>;
 
+// Stop 40: the lagged tiles' ranks packed (packed_ranks), which frees the registers for 7 vectors of u32.
+using R_8v2s_w2 = sl::pipeline<unsigned, false, 8, 2, 2, 2, 1, true, true>;
+using Q_7v2s_w2 = sl::pipeline<unsigned long long, false, 7, 2, 2, 2, 1, true, true>;
+using PP_7v2s_w2 = sl::pipeline<unsigned, false, 7, 2, 2, 2, 2, true, true>;
+using PQ_6v2s_w2 = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 2, true, true>;
+
+using R_7v2s_w1 = sl::pipeline<unsigned, false, 7, 2, 2, 1, 1, true, true>;
+using R_8v2s_w1 = sl::pipeline<unsigned, false, 8, 2, 2, 1, 1, true, true>;
+using R_6v2s_w1 = sl::pipeline<unsigned, false, 6, 2, 2, 1, 1, true, true>;
+using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
+
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
   return failures != 0;
@@ -217,6 +229,51 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "lag1") {  // stop 40: a lag of one round, two tiles in registers; build without the trace
+    harness<unsigned> u;
+    u.yardstick();
+    for (double r : {0.1, 0.5, 0.9}) {
+      u.pred<sl::compact_pipeline<unsigned, false>>("release 6v 2s 2b lag 2 wide (default)", r);
+      u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide", r);
+      u.pred<R_6v2s_w1>("release 6v 2s 2b lag 1 wide", r);
+      u.pred<R_7v2s_w1>("release 7v 2s 2b lag 1 wide", r);
+      u.pred<R_8v2s_w1>("release 8v 2s 2b lag 1 wide", r);
+      u.pred<R_7v3s_w1>("release 7v 3s 2b lag 1 wide", r);
+      u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (again)", r);
+    }
+    return finish();
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "packed") {  // stop 40: larger tiles with the ranks packed; build without the trace
+    {
+      harness<unsigned> u;
+      u.yardstick();
+      for (double r : {0.1, 0.5, 0.9}) {
+        u.pred<sl::compact_pipeline<unsigned, false>>("release 6v 2s 2b lag 2 wide (default)", r);
+        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide", r);
+        u.pred<R_8v2s_w2>("release 8v 2s 2b lag 2 wide", r);
+        u.pred<sl::compact_pipeline<unsigned, false>>("release 6v 2s 2b lag 2 wide (default, again)", r);
+      }
+      for (double r : {0.1, 0.5, 0.9}) {
+        u.flags<sl::compact_pipeline<unsigned, true>>("release 5v 2s 2b lag 2 wide (default)", r);
+        u.flags<F_6v2s_w2>("release 6v 2s 2b lag 2 wide", r);
+        u.flags<F_7v2s_w2>("release 7v 2s 2b lag 2 wide", r);
+      }
+      for (double r : {0.5, 0.9}) {
+        u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition>("pass release 6v 2s 2b lag 2 wide (default)", r);
+        u.pred<PP_7v2s_w2, sl::mode::partition>("pass release 7v 2s 2b lag 2 wide", r);
+      }
+    }
+    {
+      harness<unsigned long long> q;
+      for (double r : {0.1, 0.5, 0.9}) {
+        q.pred<sl::compact_pipeline<unsigned long long, false>>("release 6v 2s 2b lag 2 wide (default)", r);
+        q.pred<Q_7v2s_w2>("release 7v 2s 2b lag 2 wide", r);
+      }
+      q.pred<sl::partition_pipeline<unsigned long long>, sl::mode::partition>("pass release 5v 2s 2b lag 2 wide (default)", 0.9);
+      q.pred<PQ_6v2s_w2, sl::mode::partition>("pass release 6v 2s 2b lag 2 wide", 0.9);
+    }
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "flags") {  // the flags' shapes at 10 / 50 / 90% kept (stop 35); build without the trace
     harness<unsigned> u;
     u.yardstick();

@@ -492,6 +492,29 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // Each element is read once and written once, and no tile waits in registers for its look-back.
 // The shape (vectors per thread, buffers, blocks per SM, lag, and how B looks back and C stages) is this
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
+// What the pipeline keeps of a ranked tile for the round that stores it (lag rounds later), packed so that
+// the registers go to the elements: which elements are kept, PV bits a vector, and each vector's kept before it
+// within the warp's run (warp_ranks), 16 bits each. Unpacked they took 2 V registers a tile, and at 7 vectors
+// of u32 the kernel spilled 60 bytes (ptxas, stop 40).
+template <unsigned PV, unsigned V>
+struct packed_ranks {
+  static_assert(PV * V <= 32, "the keep bits of a tile in one word");
+  static_assert(32 * PV * V <= 0xffffu, "a warp's run counted in 16 bits");
+  unsigned keep = 0;
+  unsigned before[(V + 1) / 2] = {};
+  __device__ packed_ranks() = default;
+  __device__ packed_ranks(const unsigned (&k)[V], const unsigned (&lane_before)[V]) {
+#pragma unroll
+    for (unsigned j = 0; j < V; ++j) {
+      keep |= k[j] << (j * PV);
+      if (j % 2 == 0) before[j / 2] = lane_before[j];
+      else before[j / 2] |= lane_before[j] << 16;
+    }
+  }
+  __device__ unsigned keep_of(unsigned j) const { return keep >> (j * PV) & ((1u << PV) - 1); }
+  __device__ unsigned before_of(unsigned j) const { return before[j / 2] >> (j % 2 * 16) & 0xffffu; }
+};
+
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
           bool Release = false>
@@ -731,7 +754,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
   // their rounds' A (the 1 arrays one round old, the 2 arrays two).
   T x1[V][PV], x2[V][PV];
-  unsigned keep1[V], keep2[V], lb1[V], lb2[V];
+  packed_ranks<PV, V> r1, r2;
   for (unsigned round = 0;; ++round) {
     const unsigned s = round % S, sd = (round + S - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
@@ -817,8 +840,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     bool bulk = false;  // a bulk store was issued from buffer sd this round
     if (done != none) {
       const T(&x)[V][PV] = L == 1 ? x1 : x2;
-      const unsigned(&keep)[V] = L == 1 ? keep1 : keep2;
-      const unsigned(&lane_before)[V] = L == 1 ? lb1 : lb2;
+      const packed_ranks<PV, V>& ranked = L == 1 ? r1 : r2;
       const u64 before = Q::wide ? wide_before : tile_before, kept = tile_count[(round + 1) % (L + 1)];
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
       const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
@@ -836,8 +858,9 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       for (unsigned j = 0; j < V; ++j)
 #pragma unroll
         for (unsigned e = 0; e < PV; ++e) {
-          const unsigned rank = lane_before[j] + __popc(keep[j] & ((1u << e) - 1));  // kept before it in the warp's run
-          if (keep[j] >> e & 1u) {
+          const unsigned keep = ranked.keep_of(j);
+          const unsigned rank = ranked.before_of(j) + __popc(keep & ((1u << e) - 1));  // kept before it in the warp's run
+          if (keep >> e & 1u) {
             b[at + rank] = x[j][e];
           } else if constexpr (M == mode::partition) {
             const unsigned index = warp * Q::warp_items + (j * 32 + lane) * PV + e, r = index - (in_tile_before + rank);
@@ -856,8 +879,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     if constexpr (!Q::release)
       if (copier) rounds.refill(round, bulk, receive);
     SLUICE_PIPE_STAMP(round, 4);
-    age<L>(keep2, keep1, keepc);  // the kept tiles move one round older
-    age<L>(lb2, lb1, lbc);
+    age<L>(r2, r1, packed_ranks<PV, V>(keepc, lbc));  // the kept tiles move one round older
     age<L>(x2, x1, xc);
     older = prev;
     prev = cur;
