@@ -37,6 +37,13 @@ __device__ __forceinline__ void age(A& two, A& one, const A& newest) {
   if constexpr (Lag == 2) copy_registers(two, one);
   copy_registers(one, newest);
 }
+// The same for any lag: held[i] holds that of the tile i + 1 rounds old.
+template <unsigned Lag, class A>
+__device__ __forceinline__ void age(A (&held)[Lag], const A& newest) {
+#pragma unroll
+  for (unsigned i = Lag - 1; i > 0; --i) copy_registers(held[i], held[i - 1]);
+  copy_registers(held[0], newest);
+}
 
 template <unsigned Tile, unsigned Stages, unsigned Lag = 1, bool Release = false>
 struct bulk_rounds {

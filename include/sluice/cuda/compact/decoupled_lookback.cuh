@@ -517,9 +517,13 @@ struct packed_ranks {
 
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false>
+          bool Release = false, bool LateLoad = false>
 struct pipeline {
-  static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 or 2)
+  static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
+  // A reads the newest tile's elements into registers (to keep them there until C, lag rounds on): true, only
+  // after C (A reads the buffer for the keep bits alone), so that the registers hold `lag` tiles, not lag + 1;
+  // the buffer is released (release only) after that second read.
+  static constexpr bool late_load = LateLoad;
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
   // whole block reads G counts at once (G blocks): those of the blocks before it in done's round and those
   // of the others, itself included, in the round before, and adds them to the prefix of its own tile of that
@@ -546,7 +550,8 @@ struct pipeline {
   static constexpr u64 max_grid = wide ? u64{wide_per_thread} * threads : ~u64{0};
   static constexpr u64 min_tiles = (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on (64 MiB of elements)
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
-  static_assert(lag == 1 || lag == 2, "two tiles kept in registers at most");
+  static_assert(lag >= 1 && lag <= 3, "three tiles kept in registers at most");
+  static_assert(!late_load || release, "the late read releases its buffer");
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
 };
 
@@ -732,7 +737,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     return false;
   };
 
-  u64 prev = none, older = none;  // the tiles counted one and two rounds before (none: no such tile)
   // Wide look-back: the counts a round needs, asked for at its start (in flight while A runs). Entry k of this
   // thread: block b = threadIdx.x + k * threads's tile in done's round where b is before this block, else in
   // the round before (none in the first); they exist, being before done.
@@ -752,14 +756,18 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   };
   unsigned long long last_before = 0;  // wide look-back: the kept elements before this block's previous done tile
   // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
-  // their rounds' A (the 1 arrays one round old, the 2 arrays two).
-  T x1[V][PV], x2[V][PV];
-  packed_ranks<PV, V> r1, r2;
+  // their rounds' A: held_x[i] and held_r[i] of the tile counted i + 1 rounds before.
+  T held_x[L][V][PV];
+  packed_ranks<PV, V> held_r[L];
+  auto release = [&](unsigned s, u64 cur, unsigned round) {  // buffer s read: it receives the tile S rounds on
+    if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
+  };
   for (unsigned round = 0;; ++round) {
-    const unsigned s = round % S, sd = (round + S - L) % S;
+    const unsigned s = round % S, sd = (round + S * L - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
-    const u64 done = L == 1 ? prev : older;  // the tile this round looks back for and stores, from buffer sd
-    if (cur == none && prev == none && (L == 1 || older == none)) break;  // nothing is arriving
+    // The tile this round looks back for and stores (from buffer sd), counted L rounds before.
+    const u64 done = round >= L && rounds.tile_of(round - L) < tiles ? rounds.tile_of(round - L) : none;
+    if (cur == none && done == none && (round >= L || rounds.tile_of(0) >= tiles)) break;  // nothing is arriving
 
     // A. Rank the newest tile's kept elements within each warp.
     T xc[V][PV];
@@ -769,13 +777,55 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
-      load(s, cur, xc, keepc);
+      if constexpr (Q::late_load) {  // the keep bits alone, one vector at a time; the elements are read again after C
+        if (cur * Q::tile + Q::tile <= n) {
+          const u64 base = cur * Q::tile;
+          const T* const b = buffers + std::size_t{s} * Q::stride;
+          const std::uint8_t* const f = flag_buffers + std::size_t{s} * Q::tile;
+#pragma unroll
+          for (unsigned j = 0; j < V; ++j) {
+            const unsigned k = warp * Q::warp_items + (j * 32 + lane) * PV;
+            if constexpr (flags) {
+              keepc[j] = nonzero_mask<PV>(f + k);
+            } else {
+              vec16<T> v;
+              v.raw = *reinterpret_cast<const uint4*>(b + k);
+              keepc[j] = 0;
+#pragma unroll
+              for (unsigned e = 0; e < PV; ++e) keepc[j] |= static_cast<unsigned>(sel(base + k + e, v.e[e])) << e;
+              asm volatile("" ::: "memory");  // one vector's registers at a time, beside the held tiles
+            }
+          }
+        } else {  // the last tile: past the bulk copies, from memory
+          const u64 base = cur * Q::tile, in_buffer = bulk_bytes(cur) / sizeof(T), flags_in_buffer = flag_bulk_bytes(cur),
+                    valid = count_of(cur);
+          const T* const b = buffers + std::size_t{s} * Q::stride;
+          const std::uint8_t* const f = flag_buffers + std::size_t{s} * Q::tile;
+#pragma unroll
+          for (unsigned j = 0; j < V; ++j) {
+            keepc[j] = 0;
+#pragma unroll
+            for (unsigned e = 0; e < PV; ++e) {
+              const unsigned k = warp * Q::warp_items + (j * 32 + lane) * PV + e;
+              if (k >= valid) continue;
+              bool kept;
+              if constexpr (flags)
+                kept = (k < flags_in_buffer ? f[k] : sel.flags[base + k]) != 0;
+              else
+                kept = sel(base + k, k < in_buffer ? b[k] : in[base + k]);
+              keepc[j] |= static_cast<unsigned>(kept) << e;
+              asm volatile("" ::: "memory");
+            }
+          }
+        }
+      } else {
+        load(s, cur, xc, keepc);
+      }
       const unsigned c = warp_ranks<PV>(keepc, lbc, warp_storage[warp]);
       if (lane == 0) warp_counts[warp] = c;
     }
     __syncthreads();
-    if constexpr (Q::release)  // buffer s read: it receives the tile S rounds on
-      if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
+    if constexpr (Q::release && !Q::late_load) release(s, cur, round);
     SLUICE_PIPE_STAMP(round, 2);
     SLUICE_PIPE_STAMP_BY(Q::threads - 1, round, 8);
 
@@ -839,8 +889,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     // registers in its round's A) at the output's phase, then stored.
     bool bulk = false;  // a bulk store was issued from buffer sd this round
     if (done != none) {
-      const T(&x)[V][PV] = L == 1 ? x1 : x2;
-      const packed_ranks<PV, V>& ranked = L == 1 ? r1 : r2;
+      const T(&x)[V][PV] = held_x[L - 1];
+      const packed_ranks<PV, V>& ranked = held_r[L - 1];
       const u64 before = Q::wide ? wide_before : tile_before, kept = tile_count[(round + 1) % (L + 1)];
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
       const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
@@ -879,10 +929,16 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     if constexpr (!Q::release)
       if (copier) rounds.refill(round, bulk, receive);
     SLUICE_PIPE_STAMP(round, 4);
-    age<L>(r2, r1, packed_ranks<PV, V>(keepc, lbc));  // the kept tiles move one round older
-    age<L>(x2, x1, xc);
-    older = prev;
-    prev = cur;
+    if constexpr (Q::late_load) {  // the newest tile's elements, read now that done's are stored
+      if (cur != none) {
+        unsigned again[V];
+        load(s, cur, xc, again);
+      }
+      __syncthreads();
+      release(s, cur, round);
+    }
+    age<L>(held_r, packed_ranks<PV, V>(keepc, lbc));  // the kept tiles move one round older
+    age<L>(held_x, xc);
   }
   if (copier) rounds.finish();
 #endif
