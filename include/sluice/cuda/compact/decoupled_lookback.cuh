@@ -502,7 +502,7 @@ struct packed_ranks {
   static_assert(32 * PV * V <= 0xffffu, "a warp's run counted in 16 bits");
   unsigned keep = 0;
   unsigned before[(V + 1) / 2] = {};
-  __device__ packed_ranks() = default;
+  packed_ranks() = default;
   __device__ packed_ranks(const unsigned (&k)[V], const unsigned (&lane_before)[V]) {
 #pragma unroll
     for (unsigned j = 0; j < V; ++j) {
@@ -517,13 +517,9 @@ struct packed_ranks {
 
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false, bool LateLoad = false>
+          bool Release = false>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
-  // A reads the newest tile's elements into registers (to keep them there until C, lag rounds on): true, only
-  // after C (A reads the buffer for the keep bits alone), so that the registers hold `lag` tiles, not lag + 1;
-  // the buffer is released (release only) after that second read.
-  static constexpr bool late_load = LateLoad;
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
   // whole block reads G counts at once (G blocks): those of the blocks before it in done's round and those
   // of the others, itself included, in the round before, and adds them to the prefix of its own tile of that
@@ -551,7 +547,6 @@ struct pipeline {
   static constexpr u64 min_tiles = (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on (64 MiB of elements)
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag >= 1 && lag <= 3, "three tiles kept in registers at most");
-  static_assert(!late_load || release, "the late read releases its buffer");
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
 };
 
@@ -569,19 +564,27 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 // - Stop 33: those counts' words are decoded only in B. Decoded as asked for, each thread waited out its loads
 //   (1-2 us of L2 latency under this traffic) before even waiting for its tile. With that, fewer bytes in flight
 //   measured faster (the loads' latency grows with them): 2 buffers, not 3.
-// - 4-byte elements by predicate: 6 vectors per thread (24 KiB tiles): 0.910 / 0.964 / 0.978 of the copy at
+// - 4-byte elements by predicate (until stop 40): 6 vectors per thread (24 KiB tiles): 0.910 / 0.964 / 0.978 of the copy at
 //   10 / 50 / 90% kept (run 5; stop 32's shape: 0.731 / 0.831 / 0.870 before the wide look-back, 0.886 /
 //   0.962 / 0.978 with 3 buffers and the words decoded in B).
 // - 8-byte elements by predicate: 6 vectors (48 KiB tiles): 0.937 / 0.965 / 0.978, where stop 32's shape (7
 //   vectors, one block per SM, 4 buffers, lag 1, the walk back) moved 0.813 / 0.873 / 0.884.
-// - With flags (4-byte elements): 5 vectors (20 KiB of u32): 0.980 of the copy at 50% kept (4 vectors and 4
+// - With flags (4-byte elements; until stop 40): 5 vectors (20 KiB of u32): 0.980 of the copy at 50% kept (4 vectors and 4
 //   buffers: 0.928). In the synchronous call (run 8) it beats the phased path, which reads the flags twice
 //   (the second time as keep bits), from 2^24 to 2^30: 0.924 / 0.953 / 0.969 of the copy at 2^28 and 10 / 50
 //   / 90% kept against 0.916 / 0.936 / 0.936; at 2^22 it lost (0.337 against 0.410), at 2^23 level.
+// - Stop 40 (pipe_trace packed, lag1, late; runs 1-3): with the held tiles' ranks packed (packed_ranks), 7
+//   vectors of u32 (28 KiB tiles) fit in the 128 registers that two blocks an SM allow: by predicate 0.923-0.938
+//   / 0.972-0.975 / 0.963-0.979 at 10 / 50 / 90% kept against 6 vectors' 0.910-0.919 / 0.961-0.969 /
+//   0.980-0.982; with flags 0.964 / 0.993 / 0.989 against 5 vectors' 0.957 / 0.985 / 0.989. 8 vectors spill
+//   (0.866 at 10%), as do 7 of u64 (0.865) and of the partition's pass (0.845 at 90%). A lag of one round took
+//   0.66-0.73 at 10% kept, of three 0.84 (5 vectors); reading the elements into registers only after C, so that
+//   the registers hold two tiles, not three, released the buffer that much later: 0.904 (7 vectors).
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them). 16-byte elements keep the single pass.
 template <class T, bool Flags>
-using compact_pipeline = std::conditional_t<Flags, pipeline<T, true, 5, 2, 2, 2, 1, true, true>, pipeline<T, false, 6, 2, 2, 2, 1, true, true>>;
+using compact_pipeline = std::conditional_t<Flags, pipeline<T, true, 7, 2, 2, 2, 1, true, true>,
+                                            pipeline<T, false, sizeof(T) == 4 ? 7 : 6, 2, 2, 2, 1, true, true>>;
 template <mode M, class T, bool Flags>
 using pipeline_for = std::conditional_t<M == mode::partition && !Flags, partition_pipeline<T>, compact_pipeline<T, Flags>>;
 
@@ -759,9 +762,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   // their rounds' A: held_x[i] and held_r[i] of the tile counted i + 1 rounds before.
   T held_x[L][V][PV];
   packed_ranks<PV, V> held_r[L];
-  auto release = [&](unsigned s, u64 cur, unsigned round) {  // buffer s read: it receives the tile S rounds on
-    if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
-  };
   for (unsigned round = 0;; ++round) {
     const unsigned s = round % S, sd = (round + S * L - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
@@ -777,55 +777,13 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
-      if constexpr (Q::late_load) {  // the keep bits alone, one vector at a time; the elements are read again after C
-        if (cur * Q::tile + Q::tile <= n) {
-          const u64 base = cur * Q::tile;
-          const T* const b = buffers + std::size_t{s} * Q::stride;
-          const std::uint8_t* const f = flag_buffers + std::size_t{s} * Q::tile;
-#pragma unroll
-          for (unsigned j = 0; j < V; ++j) {
-            const unsigned k = warp * Q::warp_items + (j * 32 + lane) * PV;
-            if constexpr (flags) {
-              keepc[j] = nonzero_mask<PV>(f + k);
-            } else {
-              vec16<T> v;
-              v.raw = *reinterpret_cast<const uint4*>(b + k);
-              keepc[j] = 0;
-#pragma unroll
-              for (unsigned e = 0; e < PV; ++e) keepc[j] |= static_cast<unsigned>(sel(base + k + e, v.e[e])) << e;
-              asm volatile("" ::: "memory");  // one vector's registers at a time, beside the held tiles
-            }
-          }
-        } else {  // the last tile: past the bulk copies, from memory
-          const u64 base = cur * Q::tile, in_buffer = bulk_bytes(cur) / sizeof(T), flags_in_buffer = flag_bulk_bytes(cur),
-                    valid = count_of(cur);
-          const T* const b = buffers + std::size_t{s} * Q::stride;
-          const std::uint8_t* const f = flag_buffers + std::size_t{s} * Q::tile;
-#pragma unroll
-          for (unsigned j = 0; j < V; ++j) {
-            keepc[j] = 0;
-#pragma unroll
-            for (unsigned e = 0; e < PV; ++e) {
-              const unsigned k = warp * Q::warp_items + (j * 32 + lane) * PV + e;
-              if (k >= valid) continue;
-              bool kept;
-              if constexpr (flags)
-                kept = (k < flags_in_buffer ? f[k] : sel.flags[base + k]) != 0;
-              else
-                kept = sel(base + k, k < in_buffer ? b[k] : in[base + k]);
-              keepc[j] |= static_cast<unsigned>(kept) << e;
-              asm volatile("" ::: "memory");
-            }
-          }
-        }
-      } else {
-        load(s, cur, xc, keepc);
-      }
+      load(s, cur, xc, keepc);
       const unsigned c = warp_ranks<PV>(keepc, lbc, warp_storage[warp]);
       if (lane == 0) warp_counts[warp] = c;
     }
     __syncthreads();
-    if constexpr (Q::release && !Q::late_load) release(s, cur, round);
+    if constexpr (Q::release)  // buffer s read: it receives the tile S rounds on
+      if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
     SLUICE_PIPE_STAMP(round, 2);
     SLUICE_PIPE_STAMP_BY(Q::threads - 1, round, 8);
 
@@ -929,14 +887,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     if constexpr (!Q::release)
       if (copier) rounds.refill(round, bulk, receive);
     SLUICE_PIPE_STAMP(round, 4);
-    if constexpr (Q::late_load) {  // the newest tile's elements, read now that done's are stored
-      if (cur != none) {
-        unsigned again[V];
-        load(s, cur, xc, again);
-      }
-      __syncthreads();
-      release(s, cur, round);
-    }
     age<L>(held_r, packed_ranks<PV, V>(keepc, lbc));  // the kept tiles move one round older
     age<L>(held_x, xc);
   }

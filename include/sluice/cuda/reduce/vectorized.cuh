@@ -133,13 +133,19 @@ __device__ maybe<T> warp_reduce_maybe_in_order(maybe<T> m, maybe_op<T, Op> mop) 
 
 // Lane 0 gets acc op each 16-byte vector of the warp tile at `tile` in turn (vector j of lane l is the
 // tile's (32 j + l)-th), each reduced in order first.
-template <class P, class T, class Op>
-__device__ maybe<T> fold_warp_tile(maybe<T> acc, const T* tile, Op op) {
+// This lane's `vectors` 16-byte loads of the warp tile at `tile`: vector j is the tile's (32 j + lane)-th.
+template <class P, class T>
+__device__ __forceinline__ void load_warp_tile(const T* tile, vec16<T> (&v)[P::vectors]) {
   const uint4* src = reinterpret_cast<const uint4*>(tile);
   const unsigned lane = threadIdx.x & 31u;
-  vec16<T> v[P::vectors];
 #pragma unroll
   for (unsigned j = 0; j < P::vectors; ++j) v[j].raw = src[j * 32 + lane];
+}
+
+template <class P, class T, class Op>
+__device__ maybe<T> fold_warp_tile(maybe<T> acc, const T* tile, Op op) {
+  vec16<T> v[P::vectors];
+  load_warp_tile<P>(tile, v);
 #pragma unroll
   for (unsigned j = 0; j < P::vectors; ++j) {
     T x = v[j].e[0];
@@ -155,11 +161,8 @@ __device__ maybe<T> fold_warp_tile(maybe<T> acc, const T* tile, Op op) {
 // for operators that commute only.
 template <class P, class T, class Op>
 __device__ T fold_lane(const T* tile, Op op) {
-  const uint4* src = reinterpret_cast<const uint4*>(tile);
-  const unsigned lane = threadIdx.x & 31u;
   vec16<T> v[P::vectors];
-#pragma unroll
-  for (unsigned j = 0; j < P::vectors; ++j) v[j].raw = src[j * 32 + lane];
+  load_warp_tile<P>(tile, v);
   T x = v[0].e[0];
 #pragma unroll
   for (unsigned j = 0; j < P::vectors; ++j)
@@ -381,6 +384,19 @@ __device__ T fold_slots(const slots<T, Packed>& partials, unsigned count, u64 he
   return Edges && head > 0 ? op(op(init, h), all) : op(init, all);
 }
 
+// Every thread of the block with its warp's part `acc` (lane 0's): thread 0 combines the warps' parts in order
+// (warp 0's has a value) and puts that in slot `slot`.
+template <class P, class T, class Op, bool Packed>
+__device__ __forceinline__ void put_block_part(maybe<T> acc, maybe<T>* warp_part, slots<T, Packed>& partials, u64 slot, Op op) {
+  if ((threadIdx.x & 31u) == 0) warp_part[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    maybe<T> b = warp_part[0];
+    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
+    partials.put(slot, b.v);
+  }
+}
+
 // partials[b] = reduction of block b's warps' runs, in order: warp u of the U warps of the body's blocks
 // reduces warp tiles [u W / U, (u + 1) W / U) (W tiles) into its own accumulator, and a block's warps are then
 // combined in order (W >= blocks, so no block's part is empty). With Edges (compiled in only where the input
@@ -405,13 +421,7 @@ __global__ void __launch_bounds__(P::threads, P::body_min_blocks)
     const u64 first = u * tiles / units, last_tile = (u + 1) * tiles / units;
     maybe<T> acc{T{}, false};
     for (u64 i = first; i < last_tile; ++i) acc = fold_warp_tile<P>(acc, body + i * P::warp_tile, op);
-    if ((threadIdx.x & 31u) == 0) warp_part[warp] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      maybe<T> b = warp_part[0];
-      for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[w]);
-      partials.put(blockIdx.x, b.v);
-    }
+    put_block_part<P>(acc, warp_part, partials, blockIdx.x, op);
   }
   if (threadIdx.x == 0) {
     const unsigned before = partials.count(done);
@@ -464,13 +474,7 @@ __global__ void __launch_bounds__(P::threads, P::dynamic_min_blocks)
 #pragma unroll
     for (unsigned j = 0; j < P::chunk_warp_tiles; ++j)
       if (t0 + j < tiles) acc = fold_warp_tile<P>(acc, body + (t0 + j) * P::warp_tile, op);
-    if ((threadIdx.x & 31u) == 0) warp_part[k & 1][warp] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      maybe<T> b = warp_part[k & 1][0];  // warp 0's first tile is in the chunk: b.has
-      for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<T, Op>{op}(b, warp_part[k & 1][w]);
-      partials.put(c, b.v);
-    }
+    put_block_part<P>(acc, warp_part[k & 1], partials, c, op);  // warp 0's first tile is in the chunk: its part has a value
   }
   if (threadIdx.x == 0) last = partials.count(counter) == tickets + 2 * u64{gridDim.x} - 1;
   __syncthreads();
@@ -575,11 +579,11 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   const u64 sms = static_cast<u64>(multiprocessor_count(fn));
   const bool chunked = dynamic == setting::on || (dynamic == setting::automatic && n * sizeof(T) >= P::dynamic_from_bytes);
   u64 blocks = 0, count = 0;
+  auto* const dynamic_launch = edges ? dynamic_kernel<P, T, Op, true> : dynamic_kernel<P, T, Op, false>;
   if (chunked) {
-    auto* const kernel = edges ? dynamic_kernel<P, T, Op, true> : dynamic_kernel<P, T, Op, false>;
     count = ceil_div(tiles, P::chunk_tiles);  // chunks
     const u64 per_sm = P::dynamic_blocks_per_sm ? P::dynamic_blocks_per_sm
-                                                : resident_blocks_per_sm(kernel, P::threads, 0, 0, fn, "vectorized::dynamic_kernel");
+                                                : resident_blocks_per_sm(dynamic_launch, P::threads, 0, 0, fn, "vectorized::dynamic_kernel");
     const u64 most = per_sm ? sms * per_sm : 1;
     blocks = count + edges < most ? count + edges : most;
   } else {
@@ -603,8 +607,7 @@ void run(const T* in, u64 n, T* result, T init, Op op, cudaStream_t s, const cha
   }
   const unsigned grid = static_cast<unsigned>(blocks);
   if (chunked) {
-    auto* const kernel = edges ? dynamic_kernel<P, T, Op, true> : dynamic_kernel<P, T, Op, false>;
-    kernel<<<grid, P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result, slots<T, false>{partials.values}, states.counter(),
+    dynamic_launch<<<grid, P::threads, 0, s>>>(in, head, tiles, tail_at, n, op, init, result, slots<T, false>{partials.values}, states.counter(),
                                        states.spare_counter());
     return check_launch(fn, "vectorized::dynamic_kernel");
   }
