@@ -628,9 +628,9 @@ TEST_F(gpu, large_float_scans_repeat_bit_for_bit) {
   EXPECT_EQ(bad, 0u);
 }
 
-// Large compactions: both forms take the pipelined path (from 2^24 four-byte elements on Hopper; where it does
-// not apply, the predicate form the single pass and the flagged form the phased one, which is also asked for by
-// name): a partial last tile whose bytes end off a 16-byte unit, an output shorter than the kept run (nothing
+// Large compactions: both forms take the pipelined path (from 2^24 four-byte elements on Hopper, by predicate
+// from 2^23; where it does not apply, the predicate form the single pass and the flagged form the phased one,
+// which is also asked for by name): a partial last tile whose bytes end off a 16-byte unit, an output shorter than the kept run (nothing
 // written past it), and both forms captured in one CUDA graph replayed twice.
 TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
   const std::size_t n = (std::size_t{1} << (sanitizing() ? 18 : 24)) + 4097;  // sanitizing: the paths named below

@@ -544,7 +544,9 @@ struct pipeline {
       std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0)) + (release ? stride * sizeof(T) : 0);
   static constexpr bool built = sizeof(T) == 4 || (sizeof(T) == 8 && !Flags);
   static constexpr u64 max_grid = wide ? u64{wide_per_thread} * threads : ~u64{0};
-  static constexpr u64 min_tiles = (u64{1} << 26) / sizeof(T) / tile;  // pipelined=auto from this many tiles on (64 MiB of elements)
+  // pipelined=auto from this many tiles on: 32 MiB of 4-byte elements by predicate (stop 40, run 6: at 2^23 u32
+  // 0.896x CUB's time against the single pass's 0.960x; at 2^22 1.10x the single pass's), else 64 MiB.
+  static constexpr u64 min_tiles = (u64{1} << (!Flags && sizeof(T) == 4 ? 25 : 26)) / sizeof(T) / tile;
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag >= 1 && lag <= 3, "three tiles kept in registers at most");
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
@@ -581,7 +583,9 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   0.66-0.73 at 10% kept, of three 0.84 (5 vectors); reading the elements into registers only after C, so that
 //   the registers hold two tiles, not three, released the buffer that much later: 0.904 (7 vectors).
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
-// flags keep the phased path: no pipeline is built for them). 16-byte elements keep the single pass.
+// flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
+// with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
+// keep the single pass.
 template <class T, bool Flags>
 using compact_pipeline = std::conditional_t<Flags, pipeline<T, true, 7, 2, 2, 2, 1, true, true>,
                                             pipeline<T, false, sizeof(T) == 4 ? 7 : 6, 2, 2, 2, 1, true, true>>;
