@@ -476,22 +476,6 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 #endif
 }
 
-// The pipelined path of the stable compact (Hopper and later; in, out and flags 16-byte aligned). The
-// single pass above holds its tile in registers while its look-back waits, so the bytes in flight are the
-// resident tiles and no more. Here, as in the pipelined scan (scan/decoupled_lookback.cuh), a persistent
-// cooperative grid moves tiles (and their flags) through `stages` shared-memory buffers by bulk copies;
-// block b of G takes tiles b, b + G, b + 2G, ..., one per round, and each round:
-//   A. ranks the kept elements of its newest tile, arrived, within each warp (the elements and ranks kept
-//      in registers), and publishes the tile's count;
-//   B. looks back for the tile it counted `lag` rounds before (its predecessors have had that long to
-//      publish): walking back over them, or (wide) reading the G counts since its own tile `lag` rounds
-//      before that at once;
-//   C. writes that tile's kept elements back into its buffer (or, release, a staging buffer) at the
-//      output's 16-byte phase, and stores the run: its 16-byte aligned middle in one bulk copy, the ragged
-//      ends (fewer than 16 bytes each) element by element.
-// Each element is read once and written once, and no tile waits in registers for its look-back.
-// The shape (vectors per thread, buffers, blocks per SM, lag, and how B looks back and C stages) is this
-// template's parameters; compact_pipeline below names the defaults, measured on the H100.
 // What the pipeline keeps of a ranked tile for the round that stores it (lag rounds later), packed so that
 // the registers go to the elements: which elements are kept, PV bits a vector, and each vector's kept before it
 // within the warp's run (warp_ranks), 16 bits each. Unpacked they took 2 V registers a tile, and at 7 vectors
@@ -515,6 +499,22 @@ struct packed_ranks {
   __device__ unsigned before_of(unsigned j) const { return before[j / 2] >> (j % 2 * 16) & 0xffffu; }
 };
 
+// The pipelined path of the stable compact (Hopper and later; in, out and flags 16-byte aligned). The
+// single pass above holds its tile in registers while its look-back waits, so the bytes in flight are the
+// resident tiles and no more. Here, as in the pipelined scan (scan/decoupled_lookback.cuh), a persistent
+// cooperative grid moves tiles (and their flags) through `stages` shared-memory buffers by bulk copies;
+// block b of G takes tiles b, b + G, b + 2G, ..., one per round, and each round:
+//   A. ranks the kept elements of its newest tile, arrived, within each warp (the elements kept in
+//      registers, the ranks too, packed: packed_ranks), and publishes the tile's count;
+//   B. looks back for the tile it counted `lag` rounds before (its predecessors have had that long to
+//      publish): walking back over them, or (wide) reading the G counts since its own tile `lag` rounds
+//      before that at once;
+//   C. writes that tile's kept elements back into its buffer (or, release, a staging buffer) at the
+//      output's 16-byte phase, and stores the run: its 16-byte aligned middle in one bulk copy, the ragged
+//      ends (fewer than 16 bytes each) element by element.
+// Each element is read once and written once, and no tile waits in registers for its look-back.
+// The shape (vectors per thread, buffers, blocks per SM, lag, and how B looks back and C stages) is this
+// template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
           bool Release = false>

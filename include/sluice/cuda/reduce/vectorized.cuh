@@ -131,8 +131,6 @@ __device__ maybe<T> warp_reduce_maybe_in_order(maybe<T> m, maybe_op<T, Op> mop) 
   return m;
 }
 
-// Lane 0 gets acc op each 16-byte vector of the warp tile at `tile` in turn (vector j of lane l is the
-// tile's (32 j + l)-th), each reduced in order first.
 // This lane's `vectors` 16-byte loads of the warp tile at `tile`: vector j is the tile's (32 j + lane)-th.
 template <class P, class T>
 __device__ __forceinline__ void load_warp_tile(const T* tile, vec16<T> (&v)[P::vectors]) {
@@ -142,6 +140,8 @@ __device__ __forceinline__ void load_warp_tile(const T* tile, vec16<T> (&v)[P::v
   for (unsigned j = 0; j < P::vectors; ++j) v[j].raw = src[j * 32 + lane];
 }
 
+// Lane 0 gets acc op each 16-byte vector of the warp tile at `tile` in turn (vector j of lane l is the
+// tile's (32 j + l)-th), each reduced in order first.
 template <class P, class T, class Op>
 __device__ maybe<T> fold_warp_tile(maybe<T> acc, const T* tile, Op op) {
   vec16<T> v[P::vectors];
