@@ -157,14 +157,8 @@ __global__ void __launch_bounds__(P::threads, P::body_min_blocks)
   const u64 chunks = (tiles - shared_tiles + chunk_tiles - 1) / chunk_tiles;
   maybe<u32> acc{0, false};
   for (u64 t = u * shared_tiles / units; t < (u + 1) * shared_tiles / units; ++t) acc = vz::fold_warp_tile<P>(acc, in + t * P::warp_tile, op);
-  if ((threadIdx.x & 31u) == 0) warp_part[0][warp] = acc;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    maybe<u32> b = warp_part[0][0];
-    for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<u32, Op>{op}(b, warp_part[0][w]);
-    partials.put(blockIdx.x, b.v);  // (every block has a tile: tiles >= 8 x blocks x 100 / StaticPercent)
-    ticket[1] = atomicAdd(counter, 1u);
-  }
+  vz::put_block_part<P>(acc, warp_part[0], partials, blockIdx.x, op);  // (every block has a tile: tiles >= 8 x blocks x 100 / StaticPercent)
+  if (threadIdx.x == 0) ticket[1] = atomicAdd(counter, 1u);
   __syncthreads();
   for (unsigned k = 1;; ++k) {
     const u64 c = ticket[k & 1];
@@ -175,13 +169,7 @@ __global__ void __launch_bounds__(P::threads, P::body_min_blocks)
 #pragma unroll
     for (unsigned j = 0; j < K; ++j)
       if (t0 + j < tiles) a = vz::fold_warp_tile<P>(a, in + (t0 + j) * P::warp_tile, op);
-    if ((threadIdx.x & 31u) == 0) warp_part[k & 1][warp] = a;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      maybe<u32> b = warp_part[k & 1][0];
-      for (unsigned w = 1; w < P::warps; ++w) b = maybe_op<u32, Op>{op}(b, warp_part[k & 1][w]);
-      partials.put(blocks + c, b.v);
-    }
+    vz::put_block_part<P>(a, warp_part[k & 1], partials, blocks + c, op);
   }
   if (threadIdx.x == 0) last = partials.count(counter) == chunks + 2 * blocks - 1;
   __syncthreads();
