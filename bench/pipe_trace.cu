@@ -221,6 +221,16 @@ using R_8v2s_w1 = sl::pipeline<unsigned, false, 8, 2, 2, 1, 1, true, true>;
 using R_6v2s_w1 = sl::pipeline<unsigned, false, 6, 2, 2, 1, 1, true, true>;
 using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
 
+// Stop 41: the stored tile's elements read again from the L2 in C's round (reread), not held in registers.
+using RR_7v2s_w2 = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, true>;
+using RR_8v2s_w2 = sl::pipeline<unsigned, false, 8, 2, 2, 2, 1, true, true, true>;
+using RR_7v2s_w3 = sl::pipeline<unsigned, false, 7, 2, 2, 3, 1, true, true, true>;
+using RR_8v2s_w3 = sl::pipeline<unsigned, false, 8, 2, 2, 3, 1, true, true, true>;
+using RR_7v3s_w2 = sl::pipeline<unsigned, false, 7, 3, 2, 2, 1, true, true, true>;
+using RQ_6v2s_w2 = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, true>;
+using RQ_7v2s_w2 = sl::pipeline<unsigned long long, false, 7, 2, 2, 2, 1, true, true, true>;
+using RQ_8v2s_w2 = sl::pipeline<unsigned long long, false, 8, 2, 2, 2, 1, true, true, true>;
+
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
   return failures != 0;
@@ -231,6 +241,28 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "reread") {  // stop 41: C reads its tile's elements again; build without the trace
+    {
+      harness<unsigned> u;
+      u.yardstick();
+      for (double r : {0.1, 0.5, 0.9}) {
+        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
+        u.pred<RR_7v2s_w2>("reread 7v 2s 2b lag 2 wide", r);
+        u.pred<RR_8v2s_w2>("reread 8v 2s 2b lag 2 wide", r);
+        u.pred<RR_7v2s_w3>("reread 7v 2s 2b lag 3 wide", r);
+        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default, again)", r);
+      }
+    }
+    {
+      harness<unsigned long long> q;
+      q.yardstick();
+      for (double r : {0.1, 0.5, 0.9}) {
+        q.pred<Q_6v2s_w2>("release 6v 2s 2b lag 2 wide (default)", r);
+        q.pred<RQ_7v2s_w2>("reread 7v 2s 2b lag 2 wide", r);
+      }
+    }
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "lag1") {  // stop 40: a lag of one round, two tiles in registers; build without the trace
     harness<unsigned> u;
     u.yardstick();

@@ -69,6 +69,16 @@ struct bulk_rounds {
   __device__ void copy_in(unsigned s, E* to, const E* from, unsigned bytes) const {
     if (bytes) cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, to, from, bytes, &arrived[s]);
   }
+  // The same with an L2 cache policy (createpolicy): reread keeps the tile in the L2 for its second read.
+  template <class E>
+  __device__ void copy_in(unsigned s, E* to, const E* from, unsigned bytes, std::uint64_t policy) const {
+    if (bytes)
+      asm volatile(
+          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
+              static_cast<unsigned>(__cvta_generic_to_shared(to))),
+          "l"(from), "r"(bytes), "r"(static_cast<unsigned>(__cvta_generic_to_shared(&arrived[s]))), "l"(policy)
+          : "memory");
+  }
   // Copier: stores `bytes` from shared memory to global memory as one bulk group (commit: false leaves the
   // group open, for a round that stores more than one run: it commits them with cp_async_bulk_commit_group).
   template <class E>
