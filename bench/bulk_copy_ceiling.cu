@@ -10,23 +10,33 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string_view>
 
 #include "event_median.cuh"
 
 using u64 = std::uint64_t;
 
-// Bulk pipeline: thread 0 of each block; tile t of this block in buffer t % S; store or not.
-template <bool Store>
+// Bulk pipeline: thread 0 of each block; tile t of this block in buffer t % S; store or not. Hints: L2
+// evict_first policies on the loads (bit 0) and the stores (bit 1) (stop 41).
+template <bool Store, unsigned Hints = 0>
 __global__ void bulk_kernel(const char* in, char* out, u64 bytes, unsigned tile, unsigned stages, unsigned long long* sink) {
   extern __shared__ __align__(128) char buf[];
   __shared__ alignas(8) std::uint64_t bar[16];
   if (threadIdx.x != 0) return;
+  std::uint64_t policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   const u64 tiles = bytes / tile, G = gridDim.x;
   for (unsigned s = 0; s < stages; ++s) cuda::ptx::mbarrier_init(&bar[s], 1);
   cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
   auto load = [&](unsigned s, u64 t) {
     cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &bar[s], tile);
-    cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, buf + std::size_t{s} * tile, in + t * tile, tile, &bar[s]);
+    if constexpr (Hints & 1u)
+      asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
+                       static_cast<unsigned>(__cvta_generic_to_shared(buf + std::size_t{s} * tile))),
+                   "l"(in + t * tile), "r"(tile), "r"(static_cast<unsigned>(__cvta_generic_to_shared(&bar[s]))), "l"(policy)
+                   : "memory");
+    else
+      cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, buf + std::size_t{s} * tile, in + t * tile, tile, &bar[s]);
   };
   unsigned r = 0;
   for (; r < stages && blockIdx.x + u64{r} * G < tiles; ++r) load(r, blockIdx.x + u64{r} * G);
@@ -38,7 +48,12 @@ __global__ void bulk_kernel(const char* in, char* out, u64 bytes, unsigned tile,
     while (!cuda::ptx::mbarrier_try_wait_parity(&bar[s], (round / stages) & 1u)) {
     }
     if constexpr (Store) {
-      cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + t * tile, buf + std::size_t{s} * tile, tile);
+      if constexpr (Hints & 2u)
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(out + t * tile),
+                     "r"(static_cast<unsigned>(__cvta_generic_to_shared(buf + std::size_t{s} * tile))), "r"(tile), "l"(policy)
+                     : "memory");
+      else
+        cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, out + t * tile, buf + std::size_t{s} * tile, tile);
       cuda::ptx::cp_async_bulk_commit_group();
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
     } else {
@@ -97,7 +112,19 @@ __global__ void ldgsts_read(const char* in, u64 bytes, unsigned tile, unsigned l
   if (acc == 12345) *sink = acc;
 }
 
-int main() {
+template <unsigned Hints>
+void hinted(const char* in, char* out, u64 bytes, int sms, float copy, unsigned long long* sink) {
+  for (unsigned tile : {24576u, 28672u, 32768u})
+    for (unsigned stages : {2u, 3u, 4u}) {
+      const std::size_t smem = std::size_t{tile} * stages;
+      if (smem * 2 > 220 * 1024) continue;
+      cudaFuncSetAttribute(bulk_kernel<true, Hints>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+      const float c = event_median_ms(3, 11, [] {}, [&] { bulk_kernel<true, Hints><<<sms * 2, 32, smem>>>(in, out, bytes, tile, stages, sink); });
+      std::printf("bulk L2 hints %u blocks/SM 2 tile %5u stages %u: copy %.3f of copy\n", Hints, tile, stages, copy / c);
+    }
+}
+
+int main(int argc, char** argv) {
   const u64 bytes = u64{1} << 30;
   char *in, *out;
   unsigned long long* sink;
@@ -109,6 +136,12 @@ int main() {
   const float copy = ms_of([&] { cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice); });
   const double rate = 2.0 * bytes / copy;  // bytes per ms
   std::printf("memcpy 1 GiB: %.4f ms, %.0f GB/s\n", copy, rate / 1e6);
+  if (argc > 1 && argv[1] == std::string_view("l2")) {  // stop 41: L2 evict_first policies, in (1), out (2), both (3)
+    for (int rep = 0; rep < 2; ++rep) hinted<0>(in, out, bytes, sms, copy, sink), hinted<1>(in, out, bytes, sms, copy, sink),
+                                      hinted<2>(in, out, bytes, sms, copy, sink), hinted<3>(in, out, bytes, sms, copy, sink);
+    std::printf("last error: %s\n", cudaGetErrorString(cudaGetLastError()));
+    return 0;
+  }
   const float ldg = ms_of([&] { ldg_copy<<<sms * 8, 256>>>(reinterpret_cast<const uint4*>(in), reinterpret_cast<uint4*>(out), bytes / 16); });
   std::printf("ldg copy (4 x 16 B per thread): %.3f of copy\n", copy / ldg);
   for (unsigned blocks : {1u, 2u, 4u})

@@ -517,13 +517,11 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false, bool Reread = false>
+          bool Release = false, unsigned L2Hints = 0>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
-  // The elements C stores: false, held in registers from their round's A (lag tiles besides the newest);
-  // true, read again from memory (the L2, which served the tile's bulk copy `lag` rounds before) at the start
-  // of C's round, only the vectors with an element kept, so that the registers hold two tiles at most.
-  static constexpr bool reread = Reread;
+  // L2 policies of the bulk copies (a study, stop 41): bit 0, those in evict_first; bit 1, the stores out.
+  static constexpr unsigned l2_hints = L2Hints;
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
   // whole block reads G counts at once (G blocks): those of the blocks before it in done's round and those
   // of the others, itself included, in the round before, and adds them to the prefix of its own tile of that
@@ -653,10 +651,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   // Buffer s starts receiving tile t and its flags.
   auto receive = [&](unsigned s, u64 t) {
     rounds.expect(s, bulk_bytes(t) + flag_bulk_bytes(t));
-    if constexpr (Q::reread) {
-      std::uint64_t policy;
-      asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
-      rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t), policy);
+    if constexpr (Q::l2_hints & 1u) {
+      rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t), evict_first_policy());
     } else {
       rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t));
     }
@@ -745,7 +741,12 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   auto store_staged = [&](u64 g, const T* run, u64 c) {
     const u64 end = g + c, lo = ceil_div(g, PV) * PV, hi = end / PV * PV;
     if (lo < hi) {
-      if (copier) rounds.store(out + lo, run + (lo - g), static_cast<unsigned>((hi - lo) * sizeof(T)), /*commit=*/false);
+      if (copier) {
+        if constexpr (Q::l2_hints & 2u)
+          rounds.store(out + lo, run + (lo - g), static_cast<unsigned>((hi - lo) * sizeof(T)), evict_first_policy());
+        else
+          rounds.store(out + lo, run + (lo - g), static_cast<unsigned>((hi - lo) * sizeof(T)), /*commit=*/false);
+      }
       if (threadIdx.x < lo - g) out[g + threadIdx.x] = run[threadIdx.x];
       if (threadIdx.x < end - hi) out[hi + threadIdx.x] = run[hi - g + threadIdx.x];
       return true;
@@ -774,34 +775,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   unsigned long long last_before = 0;  // wide look-back: the kept elements before this block's previous done tile
   // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
   // their rounds' A: held_x[i] and held_r[i] of the tile counted i + 1 rounds before.
-  T held_x[L][V][PV];  // reread: not used
+  T held_x[L][V][PV];
   packed_ranks<PV, V> held_r[L];
-  // Reread: the vectors of tile t whose keep bits (ranked) are not all zero (partition: every vector), read
-  // again from memory; the last tile's element by element.
-  auto reread = [&](u64 t, const packed_ranks<PV, V>& ranked, T (&x)[V][PV]) {
-    const u64 base = t * Q::tile + warp * Q::warp_items;
-    const bool whole = t * Q::tile + Q::tile <= n;
-    const unsigned valid = static_cast<unsigned>(count_of(t));
-#pragma unroll
-    for (unsigned j = 0; j < V; ++j) {
-      const unsigned k = (j * 32 + lane) * PV, need = M == mode::partition ? (1u << PV) - 1 : ranked.keep_of(j);
-      if (need == 0) continue;
-      if (whole) {
-        vec16<T> v;
-        std::uint64_t policy;
-        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-        asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-                     : "=r"(v.raw.x), "=r"(v.raw.y), "=r"(v.raw.z), "=r"(v.raw.w)
-                     : "l"(in + base + k), "l"(policy));
-#pragma unroll
-        for (unsigned e = 0; e < PV; ++e) x[j][e] = v.e[e];
-      } else {
-#pragma unroll
-        for (unsigned e = 0; e < PV; ++e)
-          if ((need >> e & 1u) && warp * Q::warp_items + k + e < valid) x[j][e] = in[base + k + e];
-      }
-    }
-  };
   for (unsigned round = 0;; ++round) {
     const unsigned s = round % S, sd = (round + S * L - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
@@ -814,9 +789,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     unsigned keepc[V], lbc[V];
     SLUICE_PIPE_STAMP(round, 0);
     if constexpr (Q::wide) ask(done);
-    T xd[V][PV];  // reread: done's elements, in flight while A and B run
-    if constexpr (Q::reread)
-      if (done != none) reread(done, held_r[L - 1], xd);
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
@@ -890,10 +862,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     // registers in its round's A) at the output's phase, then stored.
     bool bulk = false;  // a bulk store was issued from buffer sd this round
     if (done != none) {
-      const T(&x)[V][PV] = [&]() -> const T(&)[V][PV] {
-        if constexpr (Q::reread) return xd;
-        else return held_x[L - 1];
-      }();
+      const T(&x)[V][PV] = held_x[L - 1];
       const packed_ranks<PV, V>& ranked = held_r[L - 1];
       const u64 before = Q::wide ? wide_before : tile_before, kept = tile_count[(round + 1) % (L + 1)];
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
@@ -934,7 +903,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (copier) rounds.refill(round, bulk, receive);
     SLUICE_PIPE_STAMP(round, 4);
     age<L>(held_r, packed_ranks<PV, V>(keepc, lbc));  // the kept tiles move one round older
-    if constexpr (!Q::reread) age<L>(held_x, xc);
+    age<L>(held_x, xc);
   }
   if (copier) rounds.finish();
 #endif
