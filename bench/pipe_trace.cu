@@ -9,7 +9,8 @@
 // lagged tiles' ranks packed; likewise), `lag1` (stop 40: a lag of one round; likewise), `late`
 // (stop 40, run 3: a lag of three rounds, the elements read into registers after C; its late_load shapes were
 // removed after the run: build commit 08103da to repeat it), `reread` (stop 41, runs 1-2: C's elements read
-// again from memory; build commit b2a291e), `l2` (stop 41: L2 evict_first policies on the bulk copies).
+// again from memory; build commit b2a291e), `l2` (stop 41, run 3: L2 evict_first policies on the bulk copies; build
+// commit d5525a7), `stages3` (stop 41: a third buffer at 7 vectors).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -222,13 +223,9 @@ using R_8v2s_w1 = sl::pipeline<unsigned, false, 8, 2, 2, 1, 1, true, true>;
 using R_6v2s_w1 = sl::pipeline<unsigned, false, 6, 2, 2, 1, 1, true, true>;
 using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
 
-// Stop 41: L2 evict_first policies on the bulk copies, in (1), out (2), both (3). (At commit b2a291e, `reread`:
-// the stored tile's elements read again from memory in C's round, not held in registers: 0.56-0.83 of the copy.)
-using R_7v2s_w2_in = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 1>;
-using R_7v2s_w2_out = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 2>;
-using R_7v2s_w2_both = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 3>;
-using Q_6v2s_w2_both = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, 3>;
-using F_7v2s_w2_both = sl::pipeline<unsigned, true, 7, 2, 2, 2, 1, true, true, 3>;
+// Stop 41 (`stages3`: R_7v3s_w2, Q_6v3s_w2): 3 buffers at 7 vectors (u32) and 6 (u64). Studies removed after their runs: `reread`
+// (the stored tile's elements read again from memory in C's round; build commit b2a291e) and `l2` (L2
+// evict_first policies on the bulk copies; commit d5525a7).
 
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
@@ -240,20 +237,15 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
-  if (argc > 1 && std::string_view(argv[1]) == "l2") {  // stop 41: L2 policies on the bulk copies; build without the trace
+  if (argc > 1 && std::string_view(argv[1]) == "stages3") {  // stop 41: a third buffer at 7 vectors; build without the trace
     {
       harness<unsigned> u;
       u.yardstick();
       for (double r : {0.1, 0.5, 0.9}) {
         u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
-        u.pred<R_7v2s_w2_in>("the same, in evict_first", r);
-        u.pred<R_7v2s_w2_out>("the same, out evict_first", r);
-        u.pred<R_7v2s_w2_both>("the same, both evict_first", r);
+        u.pred<R_7v3s_w2>("release 7v 3s 2b lag 2 wide", r);
         u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default, again)", r);
-      }
-      for (double r : {0.1, 0.9}) {
-        u.flags<F_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
-        u.flags<F_7v2s_w2_both>("the same, both evict_first", r);
+        u.pred<R_7v3s_w2>("release 7v 3s 2b lag 2 wide (again)", r);
       }
     }
     {
@@ -261,7 +253,7 @@ int main(int argc, char** argv) {
       q.yardstick();
       for (double r : {0.1, 0.5, 0.9}) {
         q.pred<Q_6v2s_w2>("release 6v 2s 2b lag 2 wide (default)", r);
-        q.pred<Q_6v2s_w2_both>("the same, both evict_first", r);
+        q.pred<Q_6v3s_w2>("release 6v 3s 2b lag 2 wide", r);
       }
     }
     return finish();

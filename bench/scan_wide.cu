@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
-#include <string_view>
 #include <vector>
 
 #include "event_median.cuh"
@@ -25,18 +24,14 @@ using WR4v5 = dl::pipeline<unsigned, 4, 5, 2, schedule::keep, 2, true, true>;
 using WR5v4L1 = dl::pipeline<unsigned, 5, 4, 2, schedule::keep, 1, true, true>;
 using WR6v2 = dl::pipeline<unsigned, 6, 2, 2, schedule::keep, 2, true, true>;  // stop 33: two buffers
 using WR7v2 = dl::pipeline<unsigned, 7, 2, 2, schedule::keep, 2, true, true>;
-// Stop 41: the default (6 vectors, 3 buffers) with L2 policies on its bulk copies: in evict_first (1), out (2), both (3).
-using WR6v3_in = dl::pipeline<unsigned, 6, 3, 2, schedule::keep, 2, true, true, 1>;
-using WR6v3_out = dl::pipeline<unsigned, 6, 3, 2, schedule::keep, 2, true, true, 2>;
-using WR6v3_both = dl::pipeline<unsigned, 6, 3, 2, schedule::keep, 2, true, true, 3>;
-
+// Stop 41's `l2` (the default with L2 evict_first policies on its bulk copies; no gain, run 3): commit d5525a7.
 using FD = dl::pipeline<float>;
 using FWR5v4 = dl::pipeline<float, 5, 4, 2, schedule::keep, 2, true, true>;
 using FWR6v3 = dl::pipeline<float, 6, 3, 2, schedule::keep, 2, true, true>;
 
 int failures = 0;
 
-int main(int argc, char** argv) {
+int main() {
   const u64 n = u64{1} << 28;
   std::vector<unsigned> h(n), ref(n), got(n);
   std::mt19937 g(3);
@@ -73,16 +68,6 @@ int main(int argc, char** argv) {
     const float inc = event_median_ms(3, 15, [] {}, [&] { run(n, true); });                                       \
     const float exc = event_median_ms(3, 15, [] {}, [&] { run(n, false); });                                      \
     std::printf("u32 %-34s inclusive %.4f ms %.3f of copy, exclusive %.4f ms %.3f of copy\n", NAME, inc, copy / inc, exc, copy / exc); \
-  }
-  if (argc > 1 && std::string_view(argv[1]) == "l2") {  // stop 41: L2 policies on the bulk copies
-    for (int rep = 0; rep < 2; ++rep) {
-      CFG("wide release 6v 3s lag 2 (default)", WR6v3)
-      CFG("the same, in evict_first", WR6v3_in)
-      CFG("the same, out evict_first", WR6v3_out)
-      CFG("the same, both evict_first", WR6v3_both)
-    }
-    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
-    return failures != 0;
   }
   for (int rep = 0; rep < 2; ++rep) {
     CFG("default 5v 5s lag 2", D)

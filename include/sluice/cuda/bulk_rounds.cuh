@@ -45,13 +45,6 @@ __device__ __forceinline__ void age(A (&held)[Lag], const A& newest) {
   copy_registers(held[0], newest);
 }
 
-// An L2 policy for data read or written once: its lines are the first evicted.
-__device__ __forceinline__ std::uint64_t evict_first_policy() {
-  std::uint64_t policy;
-  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  return policy;
-}
-
 template <unsigned Tile, unsigned Stages, unsigned Lag = 1, bool Release = false>
 struct bulk_rounds {
   // Release: the caller refills a buffer itself as soon as it has read it (refill() is not used).
@@ -75,23 +68,6 @@ struct bulk_rounds {
   template <class E>
   __device__ void copy_in(unsigned s, E* to, const E* from, unsigned bytes) const {
     if (bytes) cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, to, from, bytes, &arrived[s]);
-  }
-  // The same with an L2 cache policy (createpolicy; evict_first_policy).
-  template <class E>
-  __device__ void copy_in(unsigned s, E* to, const E* from, unsigned bytes, std::uint64_t policy) const {
-    if (bytes)
-      asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
-              static_cast<unsigned>(__cvta_generic_to_shared(to))),
-          "l"(from), "r"(bytes), "r"(static_cast<unsigned>(__cvta_generic_to_shared(&arrived[s]))), "l"(policy)
-          : "memory");
-  }
-  // Copier: a store as below, with an L2 cache policy, its group left open.
-  template <class E>
-  __device__ static void store(E* to, const E* from, unsigned bytes, std::uint64_t policy) {
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;" ::"l"(to),
-                 "r"(static_cast<unsigned>(__cvta_generic_to_shared(from))), "r"(bytes), "l"(policy)
-                 : "memory");
   }
   // Copier: stores `bytes` from shared memory to global memory as one bulk group (commit: false leaves the
   // group open, for a round that stores more than one run: it commits them with cp_async_bulk_commit_group).

@@ -517,11 +517,9 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false, unsigned L2Hints = 0>
+          bool Release = false>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
-  // L2 policies of the bulk copies (a study, stop 41): bit 0, those in evict_first; bit 1, the stores out.
-  static constexpr unsigned l2_hints = L2Hints;
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
   // whole block reads G counts at once (G blocks): those of the blocks before it in done's round and those
   // of the others, itself included, in the round before, and adds them to the prefix of its own tile of that
@@ -651,11 +649,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   // Buffer s starts receiving tile t and its flags.
   auto receive = [&](unsigned s, u64 t) {
     rounds.expect(s, bulk_bytes(t) + flag_bulk_bytes(t));
-    if constexpr (Q::l2_hints & 1u) {
-      rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t), evict_first_policy());
-    } else {
-      rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t));
-    }
+    rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t));
     if constexpr (flags) rounds.copy_in(s, flag_buffers + std::size_t{s} * Q::tile, sel.flags + t * Q::tile, flag_bulk_bytes(t));
   };
   // The thread's vectors of tile t from buffer s (the single pass's warp-striped layout) and which of their
@@ -741,12 +735,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   auto store_staged = [&](u64 g, const T* run, u64 c) {
     const u64 end = g + c, lo = ceil_div(g, PV) * PV, hi = end / PV * PV;
     if (lo < hi) {
-      if (copier) {
-        if constexpr (Q::l2_hints & 2u)
-          rounds.store(out + lo, run + (lo - g), static_cast<unsigned>((hi - lo) * sizeof(T)), evict_first_policy());
-        else
-          rounds.store(out + lo, run + (lo - g), static_cast<unsigned>((hi - lo) * sizeof(T)), /*commit=*/false);
-      }
+      if (copier) rounds.store(out + lo, run + (lo - g), static_cast<unsigned>((hi - lo) * sizeof(T)), /*commit=*/false);
       if (threadIdx.x < lo - g) out[g + threadIdx.x] = run[threadIdx.x];
       if (threadIdx.x < end - hi) out[hi + threadIdx.x] = run[hi - g + threadIdx.x];
       return true;

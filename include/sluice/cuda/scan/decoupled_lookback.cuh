@@ -171,11 +171,9 @@ enum class schedule { rescan, keep };
 // Release: a buffer receives its next tile as soon as A has read it into registers (keep only), and C stages
 // the scanned tile in a buffer of its own.
 template <class T, unsigned Vectors = 5, unsigned Stages = 5, unsigned BlocksPerSm = 2, schedule Schedule = schedule::keep,
-          unsigned Lag = 2, bool Wide = false, bool Release = false, unsigned L2Hints = 0>
+          unsigned Lag = 2, bool Wide = false, bool Release = false>
 struct pipeline {
   static constexpr schedule order = Schedule;
-  // L2 policies of the bulk copies (a study, stop 41): bit 0, those in evict_first; bit 1, the stores out.
-  static constexpr unsigned l2_hints = L2Hints;
   static constexpr unsigned lag = Lag;
   static constexpr bool wide = Wide;
   static constexpr unsigned wide_per_thread = 4;  // aggregates read per thread: grids to 1024 blocks
@@ -230,10 +228,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   // Buffer s starts receiving tile t.
   auto receive = [&](unsigned s, u64 t) {
     rounds.expect(s, bulk_bytes(t));
-    if constexpr (Q::l2_hints & 1u)
-      rounds.copy_in(s, buffers + std::size_t{s} * Q::tile, in + t * Q::tile, bulk_bytes(t), evict_first_policy());
-    else
-      rounds.copy_in(s, buffers + std::size_t{s} * Q::tile, in + t * Q::tile, bulk_bytes(t));
+    rounds.copy_in(s, buffers + std::size_t{s} * Q::tile, in + t * Q::tile, bulk_bytes(t));
   };
   // Thread's j-th vector of tile t from buffer s, in the single pass's warp-striped layout (conflict-free
   // 16-byte reads). Past the bulk copy: the last tile's trailing elements from memory, then in[base] (after
@@ -413,15 +408,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     __syncthreads();
 
     if (copier) {
-      if (whole) {
-        const T* const from = Q::release ? staging : buffers + std::size_t{sd} * Q::tile;
-        if constexpr (Q::l2_hints & 2u) {
-          rounds.store(out + done * Q::tile, from, Q::tile * unsigned{sizeof(T)}, evict_first_policy());
-          cuda::ptx::cp_async_bulk_commit_group();
-        } else {
-          rounds.store(out + done * Q::tile, from, Q::tile * unsigned{sizeof(T)});
-        }
-      }
+      if (whole) rounds.store(out + done * Q::tile, Q::release ? staging : buffers + std::size_t{sd} * Q::tile, Q::tile * unsigned{sizeof(T)});
       if constexpr (!Q::release) rounds.refill(round, whole, receive);
     }
     if constexpr (keep) {  // the kept scans move one round older
