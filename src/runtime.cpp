@@ -298,6 +298,48 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* st
   check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
 }
 
+void synchronize(CUstream_st* stream, const char* fn) { check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize"); }
+
+// Result slots of synchronous calls (host_slot_take): pages of pinned, mapped, portable host memory cut into
+// 16-byte slots, kept for the process's life (a page serves 256 calls at once); a free list under a mutex.
+namespace {
+constexpr std::size_t host_slot_bytes = 16, host_slot_page = 4096;
+std::mutex host_slots_mutex;
+std::vector<void*> free_host_slots;
+std::vector<int> host_slots_mappable;  // per device: 0 not asked, 1 yes, 2 no
+}  // namespace
+
+void* host_slot_take(const char*) noexcept {
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return (void)cudaGetLastError(), nullptr;
+  std::lock_guard lock(host_slots_mutex);
+  if (host_slots_mappable.size() <= static_cast<std::size_t>(dev)) host_slots_mappable.resize(dev + 1, 0);
+  int& mappable = host_slots_mappable[dev];
+  if (mappable == 0) {
+    int can = 0, unified = 0;
+    const bool asked = cudaDeviceGetAttribute(&can, cudaDevAttrCanMapHostMemory, dev) == cudaSuccess &&
+                       cudaDeviceGetAttribute(&unified, cudaDevAttrUnifiedAddressing, dev) == cudaSuccess;
+    if (!asked) (void)cudaGetLastError();
+    mappable = asked && can && unified ? 1 : 2;  // unified addressing: the host pointer is the device's too
+  }
+  if (mappable != 1) return nullptr;
+  if (free_host_slots.empty()) {
+    void* page = nullptr;
+    if (cudaHostAlloc(&page, host_slot_page, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess)
+      return (void)cudaGetLastError(), nullptr;
+    for (std::size_t at = host_slot_page; at > 0; at -= host_slot_bytes) free_host_slots.push_back(static_cast<char*>(page) + at - host_slot_bytes);
+  }
+  void* slot = free_host_slots.back();
+  free_host_slots.pop_back();
+  return slot;
+}
+
+void host_slot_give(void* slot) noexcept {
+  if (!slot) return;
+  std::lock_guard lock(host_slots_mutex);
+  free_host_slots.push_back(slot);
+}
+
 void check_cuda(int code, const char* fn, const char* what) { check(static_cast<cudaError_t>(code), fn, what); }
 
 int multiprocessor_count(const char* fn) {
@@ -321,6 +363,9 @@ void kept_states_spoil(void*) noexcept {}
 void set_kept_state_epoch_limit(unsigned) noexcept {}
 void scratch_free(void*, CUstream_st*) noexcept {}
 void copy_to_host(void*, const void*, std::size_t, CUstream_st*, const char* fn) { no_cuda(fn); }
+void synchronize(CUstream_st*, const char* fn) { no_cuda(fn); }
+void* host_slot_take(const char*) noexcept { return nullptr; }
+void host_slot_give(void*) noexcept {}
 #endif
 
 }  // namespace cuda_backend

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sluice/sluice.hpp"
@@ -1179,6 +1180,56 @@ TEST_F(gpu, small_calls_reuse_their_streams_scratch_safely) {
   cudaGraphExecDestroy(ge);
   cudaGraphDestroy(g);
   for (cudaStream_t s : {a, b, c}) cudaStreamDestroy(s);
+}
+
+// The synchronous reduce of the default writes its result into a mapped host slot (cuda_backend::host_slot)
+// and reads it once its stream is done: from several host threads at once, each on its own stream, every call
+// reads its own sum (empty, one element, small, the body's grid, the dynamic chunks by name), as the async form
+// leaves it in device memory; and the slots go back, so many more calls than a page holds all succeed.
+TEST_F(gpu, synchronous_reduces_from_several_threads_read_their_own_results) {
+  const std::size_t n = (std::size_t{1} << 20) + 5;
+  std::vector<std::uint32_t> h(n);
+  std::vector<float> hf(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 16), hf[i] = static_cast<float>(h[i] % 1000) / 8.0f;
+  device_buffer<std::uint32_t> in(h);
+  device_buffer<float> fin(hf);
+  const std::size_t lens[] = {0, 1, 2, 31, 4096, 50001, n - 3, n};
+  auto expected = [&](std::size_t at, std::size_t len) {
+    std::uint32_t t = 7;
+    for (std::size_t i = at; i < at + len; ++i) t += h[i];
+    return t;
+  };
+  constexpr int threads = 6, calls = 120;
+  std::vector<std::string> failures(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      cudaStream_t s;
+      if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return void(failures[t] = "no stream");
+      device_buffer<float> fres(1);
+      for (int k = 0; k < calls && failures[t].empty(); ++k) {
+        const std::size_t len = lens[(k + t) % std::size(lens)], at = len < n ? (k * 7 + t) % (n - len + 1) : 0;
+        const char* algo = k % 5 == 4 ? "vectorized:dynamic=on" : "best";
+        const std::uint32_t got = sluice::reduce(std::span<const std::uint32_t>(in.data() + at, len), 7u, sum{}, {device::cuda, algo, s});
+        if (got != expected(at, len))
+          failures[t] = "u32 call " + std::to_string(k) + " (" + algo + ", n " + std::to_string(len) + "): " + std::to_string(got);
+        const std::span<const float> fs(fin.data() + at, len);
+        const float f = sluice::reduce(fs, 0.5f, sum{}, {device::cuda, algo, s});
+        sluice::reduce_async(fs, fres.data(), 0.5f, sum{}, {device::cuda, algo, s});
+        if (cudaStreamSynchronize(s) != cudaSuccess) return void(failures[t] = "cudaStreamSynchronize");
+        const float fa = fres.download()[0];
+        if (std::memcmp(&f, &fa, sizeof f) != 0)
+          failures[t] = "f32 call " + std::to_string(k) + ": " + std::to_string(f) + " against the async form's " + std::to_string(fa);
+      }
+      cudaStreamDestroy(s);
+    });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+  // More calls than one page of slots holds (256), one after another: each slot went back.
+  for (int k = 0; k < 600; ++k) ASSERT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), 4096), 7u, sum{}, {device::cuda}), expected(0, 4096));
+  // The other algorithms copy their result as before.
+  EXPECT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), n), 7u, sum{}, {device::cuda, "cub"}), expected(0, n));
+  EXPECT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), n), 7u, sum{}, {device::cuda, "two-pass"}), expected(0, n));
 }
 
 // A call that takes its stream's kept look-back states and then launches nothing on them (its cooperative

@@ -1,5 +1,7 @@
 // reduce: one value from a stream.
 #pragma once
+#include <cstring>
+
 #include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 #include "sluice/gl/dispatch.hpp"
@@ -47,7 +49,23 @@ T reduce(const In& in, T init, Op op, const options& opt) {
     detail::reduce_run("reduce", in, &r, init, op, opt);
     return r;
   }
-  detail::prepare("reduce", primitive::reduce, opt, std::pair{"in", detail::as_const_span(in)});
+  const auto s = detail::as_const_span(in);
+  const auto& algo = detail::prepare("reduce", primitive::reduce, opt, std::pair{"in", s});
+  if constexpr (config::has_cuda && detail::cuda_reduce_v<T, Op> && sizeof(T) <= 16) {
+    // The default's kernels store the result once, plainly: into a mapped host slot, read after the stream is
+    // done, with no copy (docs/performance.md, "Stop 41": 10.6-15 us a call where copying took 16-25).
+    if (algo.name == "vectorized") {
+      cuda_backend::host_slot slot("reduce");
+      if (T* r = slot.as<T>()) {
+        cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, r, init, op, opt.stream);
+        cuda_backend::synchronize(opt.stream, "reduce");
+        slot.done();
+        T host;
+        std::memcpy(&host, r, sizeof host);
+        return host;
+      }
+    }
+  }
   cuda_backend::scratch result(sizeof(T), opt.stream, "reduce");
   detail::reduce_run("reduce", in, result.as<T>(), init, op, opt);
   T host;

@@ -27,6 +27,13 @@ void kept_states_spoil(void* p) noexcept;  // the lent kept states at p: zero th
 void set_kept_state_epoch_limit(unsigned limit) noexcept;  // tests: epochs 1 to limit - 1 only (0: kept_state_epochs)
 void scratch_free(void* p, CUstream_st* stream) noexcept;
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // then syncs stream
+// A synchronous call's result slot: 16 bytes of pinned host memory mapped into every device's address space, so
+// that a kernel writes the result there and the host reads it once the stream is done, with no copy. Null where
+// the device cannot map host memory or the pinned allocation fails (the caller then copies). Give it back only
+// after the stream has finished every kernel that writes it.
+void* host_slot_take(const char* fn) noexcept;
+void host_slot_give(void* slot) noexcept;
+void synchronize(CUstream_st* stream, const char* fn);  // cudaStreamSynchronize, its error thrown
 void check_cuda(int cuda_error_code, const char* fn, const char* what);  // throws unless cudaSuccess
 int multiprocessor_count(const char* fn);  // of the current device, cached
 
@@ -55,6 +62,25 @@ class scratch {
  private:
   void* p_ = nullptr;
   CUstream_st* s_ = nullptr;
+};
+
+// A host slot (host_slot_take) for the scope of one synchronous call: null where none can be had; kept, never
+// given back, unless done() marks the stream finished with it (an error may leave a kernel that writes it).
+class host_slot {
+ public:
+  explicit host_slot(const char* fn) : p_(host_slot_take(fn)) {}
+  ~host_slot() {
+    if (done_) host_slot_give(p_);
+  }
+  host_slot(const host_slot&) = delete;
+  host_slot& operator=(const host_slot&) = delete;
+  template <class T>
+  T* as() const { return static_cast<T*>(p_); }
+  void done() { done_ = true; }
+
+ private:
+  void* p_ = nullptr;
+  bool done_ = false;
 };
 
 // Primitives. `algo` is a resolved registry name; counts and results go to device memory; nothing syncs the host.
