@@ -2,11 +2,13 @@
 // suite's synchronous rows (run 7) put sluice::reduce at 1.13-1.31x the time of CUB + cudaMemcpy from 2^14 to
 // 2^22 (u32 sum), where the _async forms are ahead. Beside each other, the same sum (u32, in turn, one call each
 // per round, 201 rounds; host wall-clock per call, the median), ways to bring it to the host:
-//   api           sluice::reduce (the public synchronous form: stream scratch, cudaMemcpyAsync to the caller's
-//                 stack, cudaStreamSynchronize)
+//   api           sluice::reduce (the public synchronous form; before this stop stream scratch, cudaMemcpyAsync to
+//                 the caller's stack and cudaStreamSynchronize, since then the sum written into a mapped host slot)
 //   async+pageable   sluice::reduce_async into device memory, cudaMemcpyAsync to the stack, cudaStreamSynchronize
 //   async+memcpy     sluice::reduce_async into device memory, cudaMemcpy to the stack (CUB's peer's way)
 //   async+pinned     sluice::reduce_async into device memory, cudaMemcpyAsync to pinned memory, cudaStreamSynchronize
+//   async+slot       sluice::reduce_async into device memory, then cuda_backend::copy_to_host (since this stop: one
+//                    thread copies it into a mapped host slot), cudaStreamSynchronize
 //   mapped           vectorized::run writing the sum straight into mapped pinned host memory, cudaStreamSynchronize
 //   cub+memcpy       cub::DeviceReduce::Sum (storage allocated once), cudaMemcpy to the stack (the suite's peer)
 //   cub+pinned       the same, cudaMemcpyAsync to pinned memory and cudaStreamSynchronize
@@ -80,6 +82,12 @@ int main() {
            cudaMemcpyAsync(pinned, dres, 4, cudaMemcpyDeviceToHost, 0);
            cudaStreamSynchronize(0);
            return *pinned;
+         }, {}},
+        {"async+slot", [&] {
+           sluice::reduce_async(s, dres, 0u, sluice::sum{}, o);
+           u32 r;
+           sluice::cuda_backend::copy_to_host(&r, dres, 4, 0, "sync_tail");  // one thread copies it to a host slot
+           return r;
          }, {}},
         {"mapped", [&] {
            sluice::cuda_backend::vectorized::run<u32, sluice::sum>(in, n, mapped_dev, 0u, sluice::sum{}, 0, "sync_tail");

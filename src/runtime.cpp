@@ -293,13 +293,6 @@ void scratch_free(void* p, CUstream_st* stream) noexcept {
   if (p && !give_back_stream_scratch(p)) (void)cudaFreeAsync(p, stream);
 }
 
-void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
-  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
-  check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
-}
-
-void synchronize(CUstream_st* stream, const char* fn) { check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize"); }
-
 // Result slots of synchronous calls (host_slot_take): pages of pinned, mapped, portable host memory cut into
 // 16-byte slots, kept for the process's life (a page serves 256 calls at once); a free list under a mutex.
 namespace {
@@ -339,6 +332,26 @@ void host_slot_give(void* slot) noexcept {
   std::lock_guard lock(host_slots_mutex);
   free_host_slots.push_back(slot);
 }
+
+cudaError_t launch_copy_small(void* to, const void* from, std::size_t bytes, cudaStream_t s);  // host_slot.cu
+
+// Up to 16 bytes (a count, a result): copied by one thread into a mapped host slot, then the stream synced
+// (stop 41: a copy engine's trip took 6-8 us more a call); else, or where no slot can be had, by cudaMemcpyAsync.
+// Where the launch or the sync fails the slot is not given back: a kernel may still write it.
+void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
+  if (bytes <= host_slot_bytes)
+    if (void* slot = host_slot_take(fn)) {
+      check(launch_copy_small(slot, src, bytes, stream), fn, "the copy of a result to its host slot");
+      check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
+      std::memcpy(dst, slot, bytes);
+      host_slot_give(slot);
+      return;
+    }
+  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
+  check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
+}
+
+void synchronize(CUstream_st* stream, const char* fn) { check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize"); }
 
 void check_cuda(int code, const char* fn, const char* what) { check(static_cast<cudaError_t>(code), fn, what); }
 
