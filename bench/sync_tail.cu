@@ -7,8 +7,8 @@
 //   async+pageable   sluice::reduce_async into device memory, cudaMemcpyAsync to the stack, cudaStreamSynchronize
 //   async+memcpy     sluice::reduce_async into device memory, cudaMemcpy to the stack (CUB's peer's way)
 //   async+pinned     sluice::reduce_async into device memory, cudaMemcpyAsync to pinned memory, cudaStreamSynchronize
-//   async+slot       sluice::reduce_async into device memory, then cuda_backend::copy_to_host (since this stop: one
-//                    thread copies it into a mapped host slot), cudaStreamSynchronize
+//   async+slot       sluice::reduce_async into device memory, then cuda_backend::copy_to_host: in run 10 (commit
+//                    27e8b6c) one thread's copy into a mapped host slot, since then cudaMemcpyAsync into a pinned slot
 //   mapped           vectorized::run writing the sum straight into mapped pinned host memory, cudaStreamSynchronize
 //   cub+memcpy       cub::DeviceReduce::Sum (storage allocated once), cudaMemcpy to the stack (the suite's peer)
 //   cub+pinned       the same, cudaMemcpyAsync to pinned memory and cudaStreamSynchronize
