@@ -258,8 +258,11 @@ void require_device(const char* fn) {
     throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but no CUDA GPU is present");
 }
 
+bool is_host_slot(const void* p) noexcept;
+
 void check_device_pointer(const char* fn, const char* arg, const void* p) {
   if (p == nullptr) return;  // null with size 0 is fine; null with size > 0 was refused before
+  if (is_host_slot(p)) return;  // a synchronous call's own count or result, mapped into the device (host_slot_take)
   cudaPointerAttributes a{};
   check(cudaPointerGetAttributes(&a, p), fn, "cudaPointerGetAttributes");
   if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) return;
@@ -300,7 +303,16 @@ constexpr std::size_t host_slot_bytes = 16, host_slot_page = 4096;
 std::mutex host_slots_mutex;
 std::vector<void*> free_host_slots;
 std::vector<int> host_slots_mappable;  // per device: 0 not asked, 1 yes, 2 no
+std::vector<const char*> host_slot_pages;
 }  // namespace
+
+bool is_host_slot(const void* p) noexcept {
+  const char* c = static_cast<const char*>(p);
+  std::lock_guard lock(host_slots_mutex);
+  for (const char* page : host_slot_pages)
+    if (c >= page && c < page + host_slot_page) return true;
+  return false;
+}
 
 void* host_slot_take(const char*) noexcept {
   int dev = 0;
@@ -320,6 +332,7 @@ void* host_slot_take(const char*) noexcept {
     void* page = nullptr;
     if (cudaHostAlloc(&page, host_slot_page, cudaHostAllocMapped | cudaHostAllocPortable) != cudaSuccess)
       return (void)cudaGetLastError(), nullptr;
+    host_slot_pages.push_back(static_cast<const char*>(page));
     for (std::size_t at = host_slot_page; at > 0; at -= host_slot_bytes) free_host_slots.push_back(static_cast<char*>(page) + at - host_slot_bytes);
   }
   void* slot = free_host_slots.back();

@@ -1204,24 +1204,28 @@ TEST_F(gpu, synchronous_reduces_from_several_threads_read_their_own_results) {
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
-      cudaStream_t s;
-      if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return void(failures[t] = "no stream");
-      device_buffer<float> fres(1);
-      for (int k = 0; k < calls && failures[t].empty(); ++k) {
-        const std::size_t len = lens[(k + t) % std::size(lens)], at = len < n ? (k * 7 + t) % (n - len + 1) : 0;
-        const char* algo = k % 5 == 4 ? "vectorized:dynamic=on" : "best";
-        const std::uint32_t got = sluice::reduce(std::span<const std::uint32_t>(in.data() + at, len), 7u, sum{}, {device::cuda, algo, s});
-        if (got != expected(at, len))
-          failures[t] = "u32 call " + std::to_string(k) + " (" + algo + ", n " + std::to_string(len) + "): " + std::to_string(got);
-        const std::span<const float> fs(fin.data() + at, len);
-        const float f = sluice::reduce(fs, 0.5f, sum{}, {device::cuda, algo, s});
-        sluice::reduce_async(fs, fres.data(), 0.5f, sum{}, {device::cuda, algo, s});
-        if (cudaStreamSynchronize(s) != cudaSuccess) return void(failures[t] = "cudaStreamSynchronize");
-        const float fa = fres.download()[0];
-        if (std::memcmp(&f, &fa, sizeof f) != 0)
-          failures[t] = "f32 call " + std::to_string(k) + ": " + std::to_string(f) + " against the async form's " + std::to_string(fa);
+      try {
+        cudaStream_t s;
+        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return void(failures[t] = "no stream");
+        device_buffer<float> fres(1);
+        for (int k = 0; k < calls && failures[t].empty(); ++k) {
+          const std::size_t len = lens[(k + t) % std::size(lens)], at = len < n ? (k * 7 + t) % (n - len + 1) : 0;
+          const char* algo = k % 5 == 4 ? "vectorized:dynamic=on" : "best";
+          const std::uint32_t got = sluice::reduce(std::span<const std::uint32_t>(in.data() + at, len), 7u, sum{}, {device::cuda, algo, s});
+          if (got != expected(at, len))
+            failures[t] = "u32 call " + std::to_string(k) + " (" + algo + ", n " + std::to_string(len) + "): " + std::to_string(got);
+          const std::span<const float> fs(fin.data() + at, len);
+          const float f = sluice::reduce(fs, 0.5f, sum{}, {device::cuda, algo, s});
+          sluice::reduce_async(fs, fres.data(), 0.5f, sum{}, {device::cuda, algo, s});
+          if (cudaStreamSynchronize(s) != cudaSuccess) return void(failures[t] = "cudaStreamSynchronize");
+          const float fa = fres.download()[0];
+          if (std::memcmp(&f, &fa, sizeof f) != 0)
+            failures[t] = "f32 call " + std::to_string(k) + ": " + std::to_string(f) + " against the async form's " + std::to_string(fa);
+        }
+        cudaStreamDestroy(s);
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
       }
-      cudaStreamDestroy(s);
     });
   for (auto& th : pool) th.join();
   for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
@@ -1230,6 +1234,74 @@ TEST_F(gpu, synchronous_reduces_from_several_threads_read_their_own_results) {
   // The other algorithms copy their result as before.
   EXPECT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), n), 7u, sum{}, {device::cuda, "cub"}), expected(0, n));
   EXPECT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), n), 7u, sum{}, {device::cuda, "two-pass"}), expected(0, n));
+}
+
+// The synchronous compact, compact_if and partition_unordered of the default (decoupled-lookback) take their
+// count straight into a mapped host slot (detail::counted): from several host threads at once, each on its own
+// stream, every count and every kept element is right, the empty input (which zeroes the count by memset) takes
+// the copying path, and the other algorithms keep theirs.
+TEST_F(gpu, synchronous_counts_from_several_threads_read_their_own_counts) {
+  const std::size_t n = 300001;
+  std::vector<std::uint32_t> h(n);
+  std::vector<std::uint8_t> hf(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 8), hf[i] = (h[i] >> 5) % 3 == 0;
+  device_buffer<std::uint32_t> in(h);
+  device_buffer<std::uint8_t> flags(hf);
+  const std::size_t lens[] = {0, 1, 33, 4096, 70001, n};
+  const auto pred = less_than(std::uint32_t{1} << 22);  // a quarter kept (the library's own predicate)
+  constexpr int threads = 4, calls = 30;
+  std::vector<std::string> failures(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        cudaStream_t s;
+        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return void(failures[t] = "no stream");
+        device_buffer<std::uint32_t> out(n);
+        for (int k = 0; k < calls && failures[t].empty(); ++k) {
+          const std::size_t len = lens[(k + t) % std::size(lens)];
+          const std::span<const std::uint32_t> si(in.data(), len);
+          const std::span<std::uint32_t> so(out.data(), len);
+          const options o{device::cuda, k % 4 == 3 ? "decoupled-lookback:phased=on" : "best", s};
+          std::vector<std::uint32_t> kept, rejected;
+          for (std::size_t i = 0; i < len; ++i) (pred(h[i]) ? kept : rejected).push_back(h[i]);
+          auto check = [&](const char* what, std::uint64_t c, const std::vector<std::uint32_t>& want, bool whole) {
+            if (cudaStreamSynchronize(s) != cudaSuccess) return void(failures[t] = "cudaStreamSynchronize");
+            auto got = out.download();
+            got.resize(whole ? len : c);
+            if (c != want.size() || !std::equal(want.begin(), want.end(), got.begin()))
+              failures[t] = std::string(what) + " call " + std::to_string(k) + " (n " + std::to_string(len) + "): count " + std::to_string(c) +
+                            ", expected " + std::to_string(want.size());
+          };
+          check("compact_if", sluice::compact_if(si, so, pred, o), kept, false);
+          std::vector<std::uint32_t> fk;
+          for (std::size_t i = 0; i < len; ++i)
+            if (hf[i]) fk.push_back(h[i]);
+          check("compact", sluice::compact(si, std::span<const std::uint8_t>(flags.data(), len), so, o), fk, false);
+          if (k % 4 == 3) continue;  // partition_unordered takes no phased=
+          const std::uint64_t c = sluice::partition_unordered(si, so, pred, {device::cuda, "best", s});
+          check("partition_unordered", c, kept, false);
+          if (failures[t].empty()) {  // the rejected ones after them, in any order
+            auto got = out.download();
+            std::vector<std::uint32_t> rest(got.begin() + c, got.begin() + len), want = rejected;
+            std::sort(rest.begin(), rest.end()), std::sort(want.begin(), want.end());
+            if (rest != want) failures[t] = "partition_unordered call " + std::to_string(k) + ": the rejected elements";
+          }
+        }
+        cudaStreamDestroy(s);
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
+  device_buffer<std::uint32_t> out(n);
+  std::size_t want = 0;
+  for (std::size_t i = 0; i < n; ++i) want += pred(h[i]);
+  // The algorithms that copy their count (the unordered forms' atomics, the stable partition, CUB's).
+  EXPECT_EQ(sluice::compact_unordered_if(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(out.data(), n), pred, {device::cuda}), want);
+  EXPECT_EQ(sluice::partition(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(out.data(), n), pred, {device::cuda}), want);
+  EXPECT_EQ(sluice::compact_if(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(out.data(), n), pred, {device::cuda, "cub"}), want);
 }
 
 // A call that takes its stream's kept look-back states and then launches nothing on them (its cooperative

@@ -41,8 +41,9 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
 }
 
 template <class F>
-std::uint64_t run_counted(const char* fn, std::uint64_t capacity, const options& opt, F&& run) {
-  const std::uint64_t n = counted(fn, opt, run);
+std::uint64_t run_counted(const char* fn, std::uint64_t capacity, const options& opt, F&& run, primitive direct_prim = primitive::reduce,
+                          bool nonempty = false) {
+  const std::uint64_t n = counted(fn, opt, run, direct_prim, nonempty);
   if (n > capacity)
     throw error(errc::invalid_argument, arg_error(fn, "out", "holds " + std::to_string(capacity) + " elements but " +
                                                             std::to_string(n) + " were selected"));
@@ -63,9 +64,9 @@ void compact_flagged(const char* fn, primitive prim, const In& in, const Flags& 
 // Copy the elements whose flag byte is non-zero to the front of out, in input order; return how many.
 template <detail::span_like In, detail::span_like Flags, class Out>
 std::uint64_t compact(const In& in, const Flags& flags, Out&& out, const options& opt = {}) {
-  return detail::run_counted("compact", std::ranges::size(out), opt, [&](std::uint64_t* c) {
-    detail::compact_flagged("compact", primitive::compact, in, flags, out, c, opt);
-  });
+  return detail::run_counted(
+      "compact", std::ranges::size(out), opt, [&](std::uint64_t* c) { detail::compact_flagged("compact", primitive::compact, in, flags, out, c, opt); },
+      primitive::compact, std::ranges::size(in) > 0);
 }
 template <detail::span_like In, detail::span_like Flags, class Out>
 void compact_async(const In& in, const Flags& flags, Out&& out, std::uint64_t* count, const options& opt = {}) {
@@ -75,10 +76,13 @@ void compact_async(const In& in, const Flags& flags, Out&& out, std::uint64_t* c
 // Copy the elements x with pred(x) true to the front of out, in input order; return how many.
 template <detail::span_like In, class Out, class Pred>
 std::uint64_t compact_if(const In& in, Out&& out, Pred pred, const options& opt = {}) {
-  return detail::run_counted("compact_if", std::ranges::size(out), opt, [&](std::uint64_t* c) {
-    detail::compact_run("compact_if", primitive::compact, detail::as_const_span(in), detail::as_span(out),
-                        detail::pred_select<Pred>{pred}, c, opt);
-  });
+  return detail::run_counted(
+      "compact_if", std::ranges::size(out), opt,
+      [&](std::uint64_t* c) {
+        detail::compact_run("compact_if", primitive::compact, detail::as_const_span(in), detail::as_span(out),
+                            detail::pred_select<Pred>{pred}, c, opt);
+      },
+      primitive::compact, std::ranges::size(in) > 0);
 }
 template <detail::span_like In, class Out, class Pred>
 void compact_if_async(const In& in, Out&& out, Pred pred, std::uint64_t* count, const options& opt = {}) {

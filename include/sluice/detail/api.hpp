@@ -3,6 +3,7 @@
 #define SLUICE_API_INCLUDED 1
 #include <concepts>
 #include <cstdint>
+#include <cstring>
 #include <ranges>
 #include <span>
 #include <string>
@@ -75,13 +76,30 @@ void require_precompiled_storage(const char* fn) {
 }
 
 // The synchronous form of a counted call: run(count) writes the count (host memory on cpu and gl; on CUDA a
-// scratch word in device memory, brought back with one stream sync).
+// scratch word in device memory, brought back with one stream sync). `direct`: where the call resolves to an
+// algorithm whose kernels only store the count, once and plainly (`decoupled-lookback` for compact and
+// partition_unordered: no atomics on it, no zeroing memset, which an empty input takes, no kernel reading it
+// back, as the stable partition's reversal does), the count goes straight into a mapped host slot
+// (cuda_backend::host_slot), read once the stream is done (docs/performance.md, "Stop 41").
 template <class F>
-std::uint64_t counted(const char* fn, const options& opt, F&& run) {
+std::uint64_t counted(const char* fn, const options& opt, F&& run, primitive direct_prim = primitive::reduce, bool nonempty = false) {
   std::uint64_t host = 0;
   if (opt.device != device::cuda) {  // host memory
     run(&host);
     return host;
+  }
+  if constexpr (config::has_cuda) {
+    if (nonempty && (direct_prim == primitive::compact || direct_prim == primitive::partition_unordered) &&
+        find_algorithm(direct_prim, device::cuda, opt.algorithm, fn).name == "decoupled-lookback") {
+      cuda_backend::host_slot slot(fn);
+      if (auto* c = slot.as<std::uint64_t>()) {
+        run(c);
+        cuda_backend::synchronize(opt.stream, fn);
+        slot.done();
+        std::memcpy(&host, c, sizeof host);
+        return host;
+      }
+    }
   }
   cuda_backend::scratch count(sizeof(std::uint64_t), opt.stream, fn);
   run(count.as<std::uint64_t>());
