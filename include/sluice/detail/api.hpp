@@ -76,8 +76,9 @@ void require_precompiled_storage(const char* fn) {
 }
 
 // The synchronous form of a counted call: run(count) writes the count (host memory on cpu and gl; on CUDA a
-// scratch word in device memory, brought back with one stream sync). `direct`: where the call resolves to an
-// algorithm whose kernels only store the count, once and plainly (`decoupled-lookback` for compact and
+// scratch word in device memory, brought back with one stream sync). direct_prim, nonempty: the call's primitive
+// (the default, reduce, stands for none) and whether its input has elements. Where a non-empty call resolves to
+// an algorithm whose kernels only store the count, once and plainly (`decoupled-lookback` for compact and
 // partition_unordered: no atomics on it, no zeroing memset, which an empty input takes, no kernel reading it
 // back, as the stable partition's reversal does), the count goes straight into a mapped host slot
 // (cuda_backend::host_slot), read once the stream is done (docs/performance.md, "Stop 41").
