@@ -262,10 +262,10 @@ bool is_host_slot(const void* p) noexcept;
 
 void check_device_pointer(const char* fn, const char* arg, const void* p) {
   if (p == nullptr) return;  // null with size 0 is fine; null with size > 0 was refused before
-  if (is_host_slot(p)) return;  // a synchronous call's own count or result, mapped into the device (host_slot_take)
   cudaPointerAttributes a{};
   check(cudaPointerGetAttributes(&a, p), fn, "cudaPointerGetAttributes");
   if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) return;
+  if (is_host_slot(p)) return;  // a synchronous call's own count or result, mapped into the device (host_slot_take)
   throw error(errc::invalid_argument, std::string("sluice::") + fn + ": '" + arg +
                                           "' points to host memory, but the cuda device needs device or managed memory");
 }
@@ -299,7 +299,7 @@ void scratch_free(void* p, CUstream_st* stream) noexcept {
 // Result slots of synchronous calls (host_slot_take): pages of pinned, mapped, portable host memory cut into
 // 16-byte slots, kept for the process's life (a page serves 256 calls at once); a free list under a mutex.
 namespace {
-constexpr std::size_t host_slot_bytes = 16, host_slot_page = 4096;
+constexpr std::size_t host_slot_page = 4096;
 std::mutex host_slots_mutex;
 std::vector<void*> free_host_slots;
 std::vector<int> host_slots_mappable;  // per device: 0 not asked, 1 yes, 2 no
@@ -351,14 +351,16 @@ void host_slot_give(void* slot) noexcept {
 // took 3.5 us more than this after a one-block kernel, 4-5 us less after a many-block one). Else, or where no
 // slot can be had, straight to dst. Where the copy or the sync fails the slot is not given back.
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
-  if (bytes <= host_slot_bytes)
-    if (void* slot = host_slot_take(fn)) {
-      check(cudaMemcpyAsync(slot, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
-      check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
-      std::memcpy(dst, slot, bytes);
-      host_slot_give(slot);
+  if (bytes <= host_slot_bytes) {
+    host_slot slot(fn);
+    if (void* p = slot.as<void>()) {
+      check(cudaMemcpyAsync(p, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
+      synchronize(stream, fn);
+      slot.done();
+      std::memcpy(dst, p, bytes);
       return;
     }
+  }
   check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
   check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
 }

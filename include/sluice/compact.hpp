@@ -41,9 +41,8 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
 }
 
 template <class F>
-std::uint64_t run_counted(const char* fn, std::uint64_t capacity, const options& opt, F&& run, primitive direct_prim = primitive::reduce,
-                          bool nonempty = false) {
-  const std::uint64_t n = counted(fn, opt, run, direct_prim, nonempty);
+std::uint64_t run_counted(const char* fn, std::uint64_t capacity, const options& opt, F&& run, std::optional<primitive> direct = std::nullopt) {
+  const std::uint64_t n = counted(fn, opt, run, direct);
   if (n > capacity)
     throw error(errc::invalid_argument, arg_error(fn, "out", "holds " + std::to_string(capacity) + " elements but " +
                                                             std::to_string(n) + " were selected"));
@@ -66,7 +65,7 @@ template <detail::span_like In, detail::span_like Flags, class Out>
 std::uint64_t compact(const In& in, const Flags& flags, Out&& out, const options& opt = {}) {
   return detail::run_counted(
       "compact", std::ranges::size(out), opt, [&](std::uint64_t* c) { detail::compact_flagged("compact", primitive::compact, in, flags, out, c, opt); },
-      primitive::compact, std::ranges::size(in) > 0);
+      detail::direct_if_any(in, primitive::compact));
 }
 template <detail::span_like In, detail::span_like Flags, class Out>
 void compact_async(const In& in, const Flags& flags, Out&& out, std::uint64_t* count, const options& opt = {}) {
@@ -82,7 +81,7 @@ std::uint64_t compact_if(const In& in, Out&& out, Pred pred, const options& opt 
         detail::compact_run("compact_if", primitive::compact, detail::as_const_span(in), detail::as_span(out),
                             detail::pred_select<Pred>{pred}, c, opt);
       },
-      primitive::compact, std::ranges::size(in) > 0);
+      detail::direct_if_any(in, primitive::compact));
 }
 template <detail::span_like In, class Out, class Pred>
 void compact_if_async(const In& in, Out&& out, Pred pred, std::uint64_t* count, const options& opt = {}) {

@@ -90,7 +90,7 @@ std::uint64_t partition_unordered(const In& in, Out&& out, Pred pred, const opti
         detail::partition_run("partition_unordered", primitive::partition_unordered, detail::as_const_span(in), detail::as_span(out),
                               detail::pred_select<Pred>{pred}, c, opt);
       },
-      primitive::partition_unordered, std::ranges::size(in) > 0);
+      detail::direct_if_any(in, primitive::partition_unordered));
 }
 template <detail::span_like In, class Out, class Pred>
 void partition_unordered_async(const In& in, Out&& out, Pred pred, std::uint64_t* count, const options& opt = {}) {
@@ -104,7 +104,7 @@ std::uint64_t partition_unordered_flagged(const In& in, const Flags& flags, Out&
   return detail::counted(
       "partition_unordered_flagged", opt,
       [&](std::uint64_t* c) { detail::partition_flagged_run("partition_unordered_flagged", primitive::partition_unordered, in, flags, out, c, opt); },
-      primitive::partition_unordered, std::ranges::size(in) > 0);
+      detail::direct_if_any(in, primitive::partition_unordered));
 }
 template <detail::span_like In, detail::span_like Flags, class Out>
 void partition_unordered_flagged_async(const In& in, const Flags& flags, Out&& out, std::uint64_t* count, const options& opt = {}) {

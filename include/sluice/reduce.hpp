@@ -1,7 +1,5 @@
 // reduce: one value from a stream.
 #pragma once
-#include <cstring>
-
 #include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
 #include "sluice/gl/dispatch.hpp"
@@ -51,20 +49,14 @@ T reduce(const In& in, T init, Op op, const options& opt) {
   }
   const auto s = detail::as_const_span(in);
   const auto& algo = detail::prepare("reduce", primitive::reduce, opt, std::pair{"in", s});
-  if constexpr (config::has_cuda && detail::cuda_reduce_v<T, Op> && sizeof(T) <= 16) {
+  if constexpr (config::has_cuda && detail::cuda_reduce_v<T, Op> && sizeof(T) <= cuda_backend::host_slot_bytes) {
     // The default's kernels store the result once, plainly: into a mapped host slot, read after the stream is
     // done, with no copy (docs/performance.md, "Stop 41": 10.6-15 us a call where copying took 16-25).
-    if (algo.name == "vectorized") {
-      cuda_backend::host_slot slot("reduce");
-      if (T* r = slot.as<T>()) {
-        cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, r, init, op, opt.stream);
-        cuda_backend::synchronize(opt.stream, "reduce");
-        slot.done();
-        T host;
-        std::memcpy(&host, r, sizeof host);
-        return host;
-      }
-    }
+    if (algo.name == "vectorized")
+      if (const auto r = cuda_backend::through_host_slot<T>(opt.stream, "reduce", [&](T* slot) {
+            cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, slot, init, op, opt.stream);
+          }))
+        return *r;
   }
   cuda_backend::scratch result(sizeof(T), opt.stream, "reduce");
   detail::reduce_run("reduce", in, result.as<T>(), init, op, opt);

@@ -4,8 +4,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "sluice/options.hpp"
@@ -27,10 +30,11 @@ void kept_states_spoil(void* p) noexcept;  // the lent kept states at p: zero th
 void set_kept_state_epoch_limit(unsigned limit) noexcept;  // tests: epochs 1 to limit - 1 only (0: kept_state_epochs)
 void scratch_free(void* p, CUstream_st* stream) noexcept;
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn);  // then syncs stream
-// A synchronous call's result slot: 16 bytes of pinned host memory mapped into every device's address space, so
+// A synchronous call's result slot: host_slot_bytes of pinned host memory mapped into every device's address space, so
 // that a kernel writes the result there and the host reads it once the stream is done, with no copy. Null where
 // the device cannot map host memory or the pinned allocation fails (the caller then copies). Give it back only
 // after the stream has finished every kernel that writes it.
+inline constexpr std::size_t host_slot_bytes = 16;
 void* host_slot_take(const char* fn) noexcept;
 void host_slot_give(void* slot) noexcept;
 void synchronize(CUstream_st* stream, const char* fn);  // cudaStreamSynchronize, its error thrown
@@ -82,6 +86,23 @@ class host_slot {
   void* p_ = nullptr;
   bool done_ = false;
 };
+
+// A synchronous call whose kernels store its result once, plainly: write(slot) launches them with a host slot
+// as the result, then the stream is waited for and the result read there, with no copy. Nullopt where no slot
+// can be had: the caller then takes its copying path.
+template <class T, class Write>
+std::optional<T> through_host_slot(CUstream_st* stream, const char* fn, Write write) {
+  static_assert(sizeof(T) <= host_slot_bytes && std::is_trivially_copyable_v<T>, "a result that fits a slot");
+  host_slot slot(fn);
+  T* const p = slot.as<T>();
+  if (p == nullptr) return std::nullopt;
+  write(p);
+  synchronize(stream, fn);
+  slot.done();
+  T result;
+  std::memcpy(&result, p, sizeof result);
+  return result;
+}
 
 // Primitives. `algo` is a resolved registry name; counts and results go to device memory; nothing syncs the host.
 template <class T, class Op>

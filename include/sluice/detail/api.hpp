@@ -3,7 +3,7 @@
 #define SLUICE_API_INCLUDED 1
 #include <concepts>
 #include <cstdint>
-#include <cstring>
+#include <optional>
 #include <ranges>
 #include <span>
 #include <string>
@@ -75,33 +75,29 @@ void require_precompiled_storage(const char* fn) {
                                      "include <sluice/cuda.cuh> before any other sluice header");
 }
 
+// counted()'s `direct` for a call on `in`: prim where in has elements, else none.
+template <class In>
+std::optional<primitive> direct_if_any(const In& in, primitive prim) {
+  return std::ranges::size(in) > 0 ? std::optional<primitive>{prim} : std::nullopt;
+}
+
 // The synchronous form of a counted call: run(count) writes the count (host memory on cpu and gl; on CUDA a
-// scratch word in device memory, brought back with one stream sync). direct_prim, nonempty: the call's primitive
-// (the default, reduce, stands for none) and whether its input has elements. Where a non-empty call resolves to
-// an algorithm whose kernels only store the count, once and plainly (`decoupled-lookback` for compact and
-// partition_unordered: no atomics on it, no zeroing memset, which an empty input takes, no kernel reading it
-// back, as the stable partition's reversal does), the count goes straight into a mapped host slot
-// (cuda_backend::host_slot), read once the stream is done (docs/performance.md, "Stop 41").
+// scratch word in device memory, brought back with one stream sync). direct: the call's primitive, given only
+// for a non-empty input (direct_if_any). Where a compact or partition_unordered call resolves to `decoupled-lookback`,
+// whose kernels only store the count, once and plainly (no atomics on it, no zeroing memset, which an empty
+// input takes, no kernel reading it back, as the stable partition's reversal does), the count goes straight
+// into a mapped host slot (cuda_backend::through_host_slot; docs/performance.md, "Stop 41").
 template <class F>
-std::uint64_t counted(const char* fn, const options& opt, F&& run, primitive direct_prim = primitive::reduce, bool nonempty = false) {
+std::uint64_t counted(const char* fn, const options& opt, F&& run, std::optional<primitive> direct = std::nullopt) {
   std::uint64_t host = 0;
   if (opt.device != device::cuda) {  // host memory
     run(&host);
     return host;
   }
-  if constexpr (config::has_cuda) {
-    if (nonempty && (direct_prim == primitive::compact || direct_prim == primitive::partition_unordered) &&
-        find_algorithm(direct_prim, device::cuda, opt.algorithm, fn).name == "decoupled-lookback") {
-      cuda_backend::host_slot slot(fn);
-      if (auto* c = slot.as<std::uint64_t>()) {
-        run(c);
-        cuda_backend::synchronize(opt.stream, fn);
-        slot.done();
-        std::memcpy(&host, c, sizeof host);
-        return host;
-      }
-    }
-  }
+  if constexpr (config::has_cuda)
+    if (direct && (*direct == primitive::compact || *direct == primitive::partition_unordered) &&
+        find_algorithm(*direct, device::cuda, opt.algorithm, fn).name == "decoupled-lookback")
+      if (const auto c = cuda_backend::through_host_slot<std::uint64_t>(opt.stream, fn, run)) return *c;
   cuda_backend::scratch count(sizeof(std::uint64_t), opt.stream, fn);
   run(count.as<std::uint64_t>());
   cuda_backend::copy_to_host(&host, count.as<std::uint64_t>(), sizeof host, opt.stream, fn);
