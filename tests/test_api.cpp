@@ -1182,6 +1182,27 @@ TEST_F(gpu, small_calls_reuse_their_streams_scratch_safely) {
   for (cudaStream_t s : {a, b, c}) cudaStreamDestroy(s);
 }
 
+// Runs body(t, stream, failure) on `threads` host threads at once, each on a non-blocking stream of its own;
+// failure, empty where all went well, also takes the message of an exception thrown. One failure a thread.
+template <class Body>
+std::vector<std::string> on_own_streams(int threads, Body body) {
+  std::vector<std::string> failures(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      cudaStream_t s;
+      if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return void(failures[t] = "no stream");
+      try {
+        body(t, s, failures[t]);
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+      cudaStreamDestroy(s);
+    });
+  for (auto& th : pool) th.join();
+  return failures;
+}
+
 // The synchronous reduce of the default writes its result into a mapped host slot (cuda_backend::host_slot)
 // and reads it once its stream is done: from several host threads at once, each on its own stream, every call
 // reads its own sum (empty, one element, small, the body's grid, the dynamic chunks by name), as the async form
@@ -1200,34 +1221,23 @@ TEST_F(gpu, synchronous_reduces_from_several_threads_read_their_own_results) {
     return t;
   };
   constexpr int threads = 6, calls = 120;
-  std::vector<std::string> failures(threads);
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      try {
-        cudaStream_t s;
-        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return void(failures[t] = "no stream");
-        device_buffer<float> fres(1);
-        for (int k = 0; k < calls && failures[t].empty(); ++k) {
-          const std::size_t len = lens[(k + t) % std::size(lens)], at = len < n ? (k * 7 + t) % (n - len + 1) : 0;
-          const char* algo = k % 5 == 4 ? "vectorized:dynamic=on" : "best";
-          const std::uint32_t got = sluice::reduce(std::span<const std::uint32_t>(in.data() + at, len), 7u, sum{}, {device::cuda, algo, s});
-          if (got != expected(at, len))
-            failures[t] = "u32 call " + std::to_string(k) + " (" + algo + ", n " + std::to_string(len) + "): " + std::to_string(got);
-          const std::span<const float> fs(fin.data() + at, len);
-          const float f = sluice::reduce(fs, 0.5f, sum{}, {device::cuda, algo, s});
-          sluice::reduce_async(fs, fres.data(), 0.5f, sum{}, {device::cuda, algo, s});
-          if (cudaStreamSynchronize(s) != cudaSuccess) return void(failures[t] = "cudaStreamSynchronize");
-          const float fa = fres.download()[0];
-          if (std::memcmp(&f, &fa, sizeof f) != 0)
-            failures[t] = "f32 call " + std::to_string(k) + ": " + std::to_string(f) + " against the async form's " + std::to_string(fa);
-        }
-        cudaStreamDestroy(s);
-      } catch (const std::exception& e) {
-        failures[t] = e.what();
-      }
-    });
-  for (auto& th : pool) th.join();
+  const auto failures = on_own_streams(threads, [&](int t, cudaStream_t s, std::string& failure) {
+    device_buffer<float> fres(1);
+    for (int k = 0; k < calls && failure.empty(); ++k) {
+      const std::size_t len = lens[(k + t) % std::size(lens)], at = len < n ? (k * 7 + t) % (n - len + 1) : 0;
+      const char* algo = k % 5 == 4 ? "vectorized:dynamic=on" : "best";
+      const std::uint32_t got = sluice::reduce(std::span<const std::uint32_t>(in.data() + at, len), 7u, sum{}, {device::cuda, algo, s});
+      if (got != expected(at, len))
+        failure = "u32 call " + std::to_string(k) + " (" + algo + ", n " + std::to_string(len) + "): " + std::to_string(got);
+      const std::span<const float> fs(fin.data() + at, len);
+      const float f = sluice::reduce(fs, 0.5f, sum{}, {device::cuda, algo, s});
+      sluice::reduce_async(fs, fres.data(), 0.5f, sum{}, {device::cuda, algo, s});
+      if (cudaStreamSynchronize(s) != cudaSuccess) return void(failure = "cudaStreamSynchronize");
+      const float fa = fres.download()[0];
+      if (std::memcmp(&f, &fa, sizeof f) != 0)
+        failure = "f32 call " + std::to_string(k) + ": " + std::to_string(f) + " against the async form's " + std::to_string(fa);
+    }
+  });
   for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
   // More calls than one page of slots holds (256), one after another: each slot went back.
   for (int k = 0; k < 600; ++k) ASSERT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), 4096), 7u, sum{}, {device::cuda}), expected(0, 4096));
@@ -1250,50 +1260,39 @@ TEST_F(gpu, synchronous_counts_from_several_threads_read_their_own_counts) {
   const std::size_t lens[] = {0, 1, 33, 4096, 70001, n};
   const auto pred = less_than(std::uint32_t{1} << 22);  // a quarter kept (the library's own predicate)
   constexpr int threads = 4, calls = 30;
-  std::vector<std::string> failures(threads);
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      try {
-        cudaStream_t s;
-        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return void(failures[t] = "no stream");
-        device_buffer<std::uint32_t> out(n);
-        for (int k = 0; k < calls && failures[t].empty(); ++k) {
-          const std::size_t len = lens[(k + t) % std::size(lens)];
-          const std::span<const std::uint32_t> si(in.data(), len);
-          const std::span<std::uint32_t> so(out.data(), len);
-          const options o{device::cuda, k % 4 == 3 ? "decoupled-lookback:phased=on" : "best", s};
-          std::vector<std::uint32_t> kept, rejected;
-          for (std::size_t i = 0; i < len; ++i) (pred(h[i]) ? kept : rejected).push_back(h[i]);
-          auto check = [&](const char* what, std::uint64_t c, const std::vector<std::uint32_t>& want, bool whole) {
-            if (cudaStreamSynchronize(s) != cudaSuccess) return void(failures[t] = "cudaStreamSynchronize");
-            auto got = out.download();
-            got.resize(whole ? len : c);
-            if (c != want.size() || !std::equal(want.begin(), want.end(), got.begin()))
-              failures[t] = std::string(what) + " call " + std::to_string(k) + " (n " + std::to_string(len) + "): count " + std::to_string(c) +
-                            ", expected " + std::to_string(want.size());
-          };
-          check("compact_if", sluice::compact_if(si, so, pred, o), kept, false);
-          std::vector<std::uint32_t> fk;
-          for (std::size_t i = 0; i < len; ++i)
-            if (hf[i]) fk.push_back(h[i]);
-          check("compact", sluice::compact(si, std::span<const std::uint8_t>(flags.data(), len), so, o), fk, false);
-          if (k % 4 == 3) continue;  // partition_unordered takes no phased=
-          const std::uint64_t c = sluice::partition_unordered(si, so, pred, {device::cuda, "best", s});
-          check("partition_unordered", c, kept, false);
-          if (failures[t].empty()) {  // the rejected ones after them, in any order
-            auto got = out.download();
-            std::vector<std::uint32_t> rest(got.begin() + c, got.begin() + len), want = rejected;
-            std::sort(rest.begin(), rest.end()), std::sort(want.begin(), want.end());
-            if (rest != want) failures[t] = "partition_unordered call " + std::to_string(k) + ": the rejected elements";
-          }
-        }
-        cudaStreamDestroy(s);
-      } catch (const std::exception& e) {
-        failures[t] = e.what();
+  const auto failures = on_own_streams(threads, [&](int t, cudaStream_t s, std::string& failure) {
+    device_buffer<std::uint32_t> out(n);
+    for (int k = 0; k < calls && failure.empty(); ++k) {
+      const std::size_t len = lens[(k + t) % std::size(lens)];
+      const std::span<const std::uint32_t> si(in.data(), len);
+      const std::span<std::uint32_t> so(out.data(), len);
+      const options o{device::cuda, k % 4 == 3 ? "decoupled-lookback:phased=on" : "best", s};
+      std::vector<std::uint32_t> kept, rejected;
+      for (std::size_t i = 0; i < len; ++i) (pred(h[i]) ? kept : rejected).push_back(h[i]);
+      auto check = [&](const char* what, std::uint64_t c, const std::vector<std::uint32_t>& want) {  // out starts with want
+        if (cudaStreamSynchronize(s) != cudaSuccess) return void(failure = "cudaStreamSynchronize");
+        auto got = out.download();
+        got.resize(c);
+        if (c != want.size() || !std::equal(want.begin(), want.end(), got.begin()))
+          failure = std::string(what) + " call " + std::to_string(k) + " (n " + std::to_string(len) + "): count " + std::to_string(c) +
+                    ", expected " + std::to_string(want.size());
+      };
+      check("compact_if", sluice::compact_if(si, so, pred, o), kept);
+      std::vector<std::uint32_t> fk;
+      for (std::size_t i = 0; i < len; ++i)
+        if (hf[i]) fk.push_back(h[i]);
+      check("compact", sluice::compact(si, std::span<const std::uint8_t>(flags.data(), len), so, o), fk);
+      if (k % 4 == 3) continue;  // partition_unordered takes no phased=
+      const std::uint64_t c = sluice::partition_unordered(si, so, pred, {device::cuda, "best", s});
+      check("partition_unordered", c, kept);
+      if (failure.empty()) {  // the rejected ones after them, in any order
+        auto got = out.download();
+        std::vector<std::uint32_t> rest(got.begin() + c, got.begin() + len), want = rejected;
+        std::sort(rest.begin(), rest.end()), std::sort(want.begin(), want.end());
+        if (rest != want) failure = "partition_unordered call " + std::to_string(k) + ": the rejected elements";
       }
-    });
-  for (auto& th : pool) th.join();
+    }
+  });
   for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
   device_buffer<std::uint32_t> out(n);
   std::size_t want = 0;
