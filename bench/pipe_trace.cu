@@ -11,7 +11,8 @@
 // removed after the run: build commit 08103da to repeat it), `reread` (stop 41, runs 1-2: C's elements read
 // again from memory; build commit b2a291e), `l2` (stop 41, run 3: L2 evict_first policies on the bulk copies; build
 // commit d5525a7), `stages3` (stop 41: a third buffer at 7 vectors), `final` (stop 42: the default shapes traced),
-// `early` (stop 42: the next round's look-back counts asked for early; C's staging used from both ends).
+// `early` (stop 42, run 3: the next round's look-back counts asked for early, C's staging used from both ends;
+// build commit 0af24c7).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -228,12 +229,8 @@ using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
 // (the stored tile's elements read again from memory in C's round; build commit b2a291e) and `l2` (L2
 // evict_first policies on the bulk copies; commit d5525a7).
 
-// Stop 42 (`early`): the next round's look-back counts asked for in B (early), C's staging used from both ends.
-using R_early = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, true, false>;
-using R_two = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, false, true>;
-using R_both = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, true, true>;
-using F_both = sl::pipeline<unsigned, true, 7, 2, 2, 2, 1, true, true, true, true>;
-using Q_both = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, true, true>;
+// Stop 42 (`early`, run 3): the next round's look-back counts asked for in B and C's staging used from both ends,
+// pipeline parameters removed after the run (build commit 0af24c7).
 
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
@@ -245,33 +242,6 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
-  if (argc > 1 && std::string_view(argv[1]) == "early") {  // stop 42: early asks, two-ended staging; build without the trace
-    {
-      harness<unsigned> u;
-      u.yardstick();
-      for (double r : {0.1, 0.5, 0.9}) {
-        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
-        u.pred<R_early>("+ early asks", r);
-        u.pred<R_two>("+ two-ended staging", r);
-        u.pred<R_both>("+ both", r);
-        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default, again)", r);
-        u.pred<R_both>("+ both (again)", r);
-      }
-      for (double r : {0.1, 0.5, 0.9}) {
-        u.flags<F_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
-        u.flags<F_both>("+ both", r);
-      }
-    }
-    {
-      harness<unsigned long long> q;
-      q.yardstick();
-      for (double r : {0.1, 0.5, 0.9}) {
-        q.pred<Q_6v2s_w2>("release 6v 2s 2b lag 2 wide (default)", r);
-        q.pred<Q_both>("+ both", r);
-      }
-    }
-    return finish();
-  }
   if (argc > 1 && std::string_view(argv[1]) == "final") {  // stop 42: the default shapes' rounds traced (build with the trace)
     harness<unsigned> u;
     u.yardstick();

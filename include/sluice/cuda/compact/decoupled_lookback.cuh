@@ -517,7 +517,7 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false, bool Early = false, bool TwoEnded = false>
+          bool Release = false>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
@@ -530,12 +530,6 @@ struct pipeline {
   // store has read it; true, a buffer receives its next tile as soon as A has read it into registers, and C
   // stages in a buffer of its own (one more buffer, more of the others in flight).
   static constexpr bool release = Release;
-  // Wide: the counts of the next round's look-back asked for as soon as this round's have been read (in flight
-  // through C and the next A), not at the next round's start.
-  static constexpr bool early = Early;
-  // Release: C stages its run at the staging buffer's low end in even rounds and its high end in odd ones, so
-  // that it waits for the last round's store to have read the buffer only where the two runs overlap.
-  static constexpr bool two_ended = TwoEnded;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -556,8 +550,6 @@ struct pipeline {
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag >= 1 && lag <= 3, "three tiles kept in registers at most");
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
-  static_assert(!early || wide, "early asks are the wide look-back's");
-  static_assert(!two_ended || (release && runs == 1), "a staging buffer of one run");
 };
 
 // Partition's pipeline (the reversed pass): each buffer with room for both runs; two blocks per SM, two
@@ -643,7 +635,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   __shared__ unsigned long long tile_before;
   __shared__ unsigned long long wide_sums[1][Q::warps];  // wide look-back: each warp's part of the counts read
   __shared__ alignas(8) std::uint64_t arrived[S];  // one mbarrier per buffer
-  __shared__ unsigned staged_last[3];  // two-ended staging (copier): the last run staged, [0] to [1], and 1 where it was bulk stored
   T* const buffers = dynamic_shared<T>();
   std::uint8_t* const flag_buffers = reinterpret_cast<std::uint8_t*>(buffers + std::size_t{S} * Q::stride);
   T* const staging = reinterpret_cast<T*>(flag_buffers + (flags ? std::size_t{S} * Q::tile : 0));  // release: C's buffer
@@ -737,7 +728,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       for (u64 t = blockIdx.x * static_cast<u64>(Q::threads) + threadIdx.x; t < part.count_tiles; t += static_cast<u64>(gridDim.x) * Q::threads)
         part.counts[t] = 0;
   }
-  if (Q::two_ended && copier) staged_last[0] = staged_last[1] = staged_last[2] = 0;
   rounds.start(copier, receive);
 
   // Stores run[0, c) to out[g, g + c), `run` at the phase of out + g: the 16-byte aligned middle by one bulk
@@ -787,8 +777,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     T xc[V][PV];
     unsigned keepc[V], lbc[V];
     SLUICE_PIPE_STAMP(round, 0);
-    if constexpr (Q::wide)
-      if (!Q::early || round <= L) ask(done);  // early: from round L + 1 on, asked in the round before's B
+    if constexpr (Q::wide) ask(done);
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
@@ -836,27 +825,14 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
           while (st == lookback::invalid) st = state.peek(wide_tile(done, threadIdx.x + k * Q::threads), c);
           mine += c;
         }
-        if constexpr (Q::early) ask(rounds.tile_of(round + 1 - L) < tiles ? rounds.tile_of(round + 1 - L) : none);
 #pragma unroll
         for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
         if (lane == 0) wide_sums[0][warp] = mine;
       }
     }
     SLUICE_PIPE_STAMP(round, 5);
-    // Two-ended staging: this round's run at staged[0] (even rounds) or at the high end (odd), at a whole vector,
-    // room for its phase before it.
-    auto staged_offset = [&](unsigned kept) { return Q::two_ended && round % 2 ? (Q::stride - PV - kept) / PV * PV : 0u; };
-    if constexpr (Q::two_ended) {
-      if (copier) {
-        const unsigned kept = done != none ? tile_count[(round + 1) % (L + 1)] : 0, at = staged_offset(kept);
-        const bool apart = at >= staged_last[1] || at + PV + kept <= staged_last[0];  // from the last round's run
-        if (apart && staged_last[2]) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
-        else cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-        if (done != none) staged_last[0] = at, staged_last[1] = at + PV + kept;
-      }
-    } else if constexpr (Q::release) {  // the staging buffer free again: the last round's store has read it
+    if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
       if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
-    }
     SLUICE_PIPE_STAMP_BY(Q::threads - 1, round, 6);
     __syncthreads();
     unsigned long long wide_before = 0;
@@ -880,7 +856,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       const u64 before = Q::wide ? wide_before : tile_before, kept = tile_count[(round + 1) % (L + 1)];
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
       const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
-      T* const b = Q::release ? staging + staged_offset(static_cast<unsigned>(kept)) : buffers + std::size_t{sd} * Q::stride;
+      T* const b = Q::release ? staging : buffers + std::size_t{sd} * Q::stride;
       // Partition: the rejected run goes reversed to out[rejected_to, + rejected), staged from b[rejected_at] on.
       [[maybe_unused]] const u64 valid = count_of(done), rejected = valid - kept, rejected_before = done * Q::tile - before;
       u64 rejected_to = 0;
@@ -911,8 +887,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (copier && bulk) cuda::ptx::cp_async_bulk_commit_group();
       if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
     }
-    if constexpr (Q::two_ended)
-      if (copier) staged_last[2] = bulk;
 
     if constexpr (!Q::release)
       if (copier) rounds.refill(round, bulk, receive);
