@@ -65,7 +65,7 @@ void study(const char* what, double bytes, unsigned blocks_per_sm, F launch) {
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   const u64 grid = u64{blocks_per_sm} * sms;
-  std::vector<double> wait, a, b, b_own, b_publish, b_issue, b_staging, c, round;
+  std::vector<double> wait, a, b, b_own, b_publish, b_issue, b_staging, c, round, polls;
   for (u64 r = 0; (r + 2) * grid * 10 <= slots; ++r)
     for (u64 blk = 0; blk < grid; ++blk) {
       const unsigned long long* x = &t[(r * grid + blk) * 10];
@@ -74,6 +74,7 @@ void study(const char* what, double bytes, unsigned blocks_per_sm, F launch) {
       b.push_back(double(x[3] - x[2])), c.push_back(double(x[4] - x[3]));
       if (x[5]) b_own.push_back(double(x[5] - x[2]));
       if (x[7]) b_publish.push_back(double(x[7] - x[2]));
+      if (x[9]) polls.push_back(double(x[9] - 1));
       if (x[8] && x[6] >= x[8]) b_issue.push_back(double(x[8] - x[2])), b_staging.push_back(double(x[6] - x[8]));
       const unsigned long long* nx = x + grid * 10;
       if (nx[0]) round.push_back(double(nx[0] - x[0]));
@@ -86,6 +87,11 @@ void study(const char* what, double bytes, unsigned blocks_per_sm, F launch) {
                          {"round", &round}})
     std::printf("    %-14s ns: p10 %6.0f  p50 %6.0f  p90 %6.0f  p99 %6.0f\n", name, quantile(*v, 0.1), quantile(*v, 0.5),
                 quantile(*v, 0.9), quantile(*v, 0.99));
+  if (!polls.empty()) {  // wide look-back: thread 0's reads of a word not yet published, per round
+    const double with = double(std::count_if(polls.begin(), polls.end(), [](double p) { return p > 0; }));
+    std::printf("    %-14s   : p50 %6.0f  p90 %6.0f  p99 %6.0f  max %6.0f  rounds with any: %.1f%%\n", "B: re-reads", quantile(polls, 0.5),
+                quantile(polls, 0.9), quantile(polls, 0.99), quantile(polls, 1.0), 100.0 * with / polls.size());
+  }
 }
 
 template <class T>
@@ -232,6 +238,16 @@ using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
 // Stop 42 (`early`, run 3): the next round's look-back counts asked for in B and C's staging used from both ends,
 // pipeline parameters removed after the run (build commit 0af24c7).
 
+// Stop 42 (`direct`): C of a sparse tile stores its kept elements from registers straight to out (no staging).
+using R_direct = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 16>;
+using R_early = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 0, true>;
+using R_direct_early = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 16, true>;
+using R_direct4 = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 4>;
+using R_direct4_early = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 4, true>;
+using F_direct4 = sl::pipeline<unsigned, true, 7, 2, 2, 2, 1, true, true, 4>;
+using Q_direct4 = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, 4>;
+using Q_direct4_early = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, 4, true>;
+
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
   return failures != 0;
@@ -242,6 +258,44 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "direct") {  // stop 42: sparse tiles stored from registers; build without the trace
+    {
+      harness<unsigned> u;
+      u.yardstick();
+      for (double r : {0.1, 0.5, 0.9}) {
+        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
+        u.pred<R_direct>("+ direct stores, every tile", r);
+        u.pred<R_direct_early>("+ direct stores, every tile, early asks", r);
+        u.pred<R_direct4>("+ direct stores to 1/4 kept", r);
+        u.pred<R_direct4_early>("+ direct stores to 1/4 kept, early asks", r);
+        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default, again)", r);
+      }
+      for (double r : {0.1, 0.5}) {
+        u.flags<F_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
+        u.flags<F_direct4>("+ direct stores to 1/4 kept", r);
+      }
+    }
+    {
+      harness<unsigned long long> q;
+      q.yardstick();
+      for (double r : {0.1, 0.5}) {
+        q.pred<Q_6v2s_w2>("release 6v 2s 2b lag 2 wide (default)", r);
+        q.pred<Q_direct4>("+ direct stores to 1/4 kept", r);
+        q.pred<Q_direct4_early>("+ direct stores to 1/4 kept, early asks", r);
+      }
+    }
+    return finish();
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "tracedirect") {  // stop 42: the default, early asks and direct stores traced
+    harness<unsigned> u;
+    u.yardstick();
+    for (double r : {0.1, 0.5}) {
+      u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
+      u.pred<R_early>("+ early asks", r);
+      u.pred<R_direct>("+ direct stores, every tile", r);
+    }
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "final") {  // stop 42: the default shapes' rounds traced (build with the trace)
     harness<unsigned> u;
     u.yardstick();

@@ -517,7 +517,7 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false>
+          bool Release = false, unsigned DirectSixteenths = 0, bool Early = false>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
@@ -530,6 +530,12 @@ struct pipeline {
   // store has read it; true, a buffer receives its next tile as soon as A has read it into registers, and C
   // stages in a buffer of its own (one more buffer, more of the others in flight).
   static constexpr bool release = Release;
+  // C of a tile with at most direct_sixteenths / 16 of its elements kept stores them from registers straight to
+  // their places in `out` (4-, 8-byte stores), with no staging, proxy fence or barrier; 0: never, 16: always.
+  static constexpr unsigned direct_sixteenths = DirectSixteenths;
+  // Wide: the counts of the next round's look-back asked for as soon as this round's have been read (in flight
+  // through C and the next A), not at the next round's start.
+  static constexpr bool early = Early;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -550,6 +556,8 @@ struct pipeline {
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag >= 1 && lag <= 3, "three tiles kept in registers at most");
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
+  static_assert(!early || wide, "early asks are the wide look-back's");
+  static_assert(direct_sixteenths == 0 || runs == 1, "direct stores of the kept run only");
 };
 
 // Partition's pipeline (the reversed pass): each buffer with room for both runs; two blocks per SM, two
@@ -766,6 +774,9 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   // their rounds' A: held_x[i] and held_r[i] of the tile counted i + 1 rounds before.
   T held_x[L][V][PV];
   packed_ranks<PV, V> held_r[L];
+#ifdef SLUICE_PIPE_TRACE
+  unsigned long long polls = 0;  // thread 0: how often a look-back word read had not been published yet
+#endif
   for (unsigned round = 0;; ++round) {
     const unsigned s = round % S, sd = (round + S * L - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
@@ -777,7 +788,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     T xc[V][PV];
     unsigned keepc[V], lbc[V];
     SLUICE_PIPE_STAMP(round, 0);
-    if constexpr (Q::wide) ask(done);
+    if constexpr (Q::wide)
+      if (!Q::early || round <= L) ask(done);  // early: from round L + 1 on, asked in the round before's B
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
@@ -822,9 +834,18 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         for (unsigned k = 0; k < W; ++k) {
           unsigned long long c;
           lookback::status st = state.decode(wide_word[k], c);
-          while (st == lookback::invalid) st = state.peek(wide_tile(done, threadIdx.x + k * Q::threads), c);
+          while (st == lookback::invalid) {
+            st = state.peek(wide_tile(done, threadIdx.x + k * Q::threads), c);
+#ifdef SLUICE_PIPE_TRACE
+            if (threadIdx.x == 0) ++polls;
+#endif
+          }
           mine += c;
         }
+#ifdef SLUICE_PIPE_TRACE
+        if (threadIdx.x == 0) pipe_trace[(u64{round} * gridDim.x + blockIdx.x) * 10 + 9] = polls + 1, polls = 0;  // 1 + thread 0's polls
+#endif
+        if constexpr (Q::early) ask(rounds.tile_of(round + 1 - L) < tiles ? rounds.tile_of(round + 1 - L) : none);
 #pragma unroll
         for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
         if (lane == 0) wide_sums[0][warp] = mine;
@@ -866,6 +887,18 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         const unsigned end = static_cast<unsigned>(before % PV + kept);
         rejected_at = end + static_cast<unsigned>((rejected_to + PV - end % PV) % PV);
       }
+      if (Q::direct_sixteenths && kept * 16 <= u64{Q::direct_sixteenths} * Q::tile) {  // sparse: straight to out
+        const u64 g = before + in_tile_before;
+#pragma unroll
+        for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+          for (unsigned e = 0; e < PV; ++e) {
+            const unsigned keep = ranked.keep_of(j);
+            const u64 at_out = g + ranked.before_of(j) + __popc(keep & ((1u << e) - 1));
+            if ((keep >> e & 1u) && at_out < capacity) out[at_out] = x[j][e];
+          }
+        if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
+      } else {
 #pragma unroll
       for (unsigned j = 0; j < V; ++j)
 #pragma unroll
@@ -886,6 +919,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if constexpr (M == mode::partition) bulk = store_staged(rejected_to, b + rejected_at, rejected) || bulk;
       if (copier && bulk) cuda::ptx::cp_async_bulk_commit_group();
       if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
+      }
     }
 
     if constexpr (!Q::release)
