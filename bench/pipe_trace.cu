@@ -12,7 +12,8 @@
 // again from memory; build commit b2a291e), `l2` (stop 41, run 3: L2 evict_first policies on the bulk copies; build
 // commit d5525a7), `stages3` (stop 41: a third buffer at 7 vectors), `final` (stop 42: the default shapes traced),
 // `early` (stop 42, run 3: the next round's look-back counts asked for early, C's staging used from both ends;
-// build commit 0af24c7).
+// build commit 0af24c7), `direct` and `tracedirect` (stop 42, runs 4-5: sparse tiles stored from registers, traced;
+// build commit 8450ebb). Traced, the wide look-back also counts thread 0's re-reads of words not yet published.
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -238,15 +239,8 @@ using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
 // Stop 42 (`early`, run 3): the next round's look-back counts asked for in B and C's staging used from both ends,
 // pipeline parameters removed after the run (build commit 0af24c7).
 
-// Stop 42 (`direct`): C of a sparse tile stores its kept elements from registers straight to out (no staging).
-using R_direct = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 16>;
-using R_early = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 0, true>;
-using R_direct_early = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 16, true>;
-using R_direct4 = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 4>;
-using R_direct4_early = sl::pipeline<unsigned, false, 7, 2, 2, 2, 1, true, true, 4, true>;
-using F_direct4 = sl::pipeline<unsigned, true, 7, 2, 2, 2, 1, true, true, 4>;
-using Q_direct4 = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, 4>;
-using Q_direct4_early = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, 4, true>;
+// Stop 42 (`direct`, run 4; `tracedirect`, run 5): C of a sparse tile storing its kept elements from registers straight
+// to out, and early asks, pipeline parameters removed after the runs (build commit 8450ebb).
 
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
@@ -258,44 +252,6 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
-  if (argc > 1 && std::string_view(argv[1]) == "direct") {  // stop 42: sparse tiles stored from registers; build without the trace
-    {
-      harness<unsigned> u;
-      u.yardstick();
-      for (double r : {0.1, 0.5, 0.9}) {
-        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
-        u.pred<R_direct>("+ direct stores, every tile", r);
-        u.pred<R_direct_early>("+ direct stores, every tile, early asks", r);
-        u.pred<R_direct4>("+ direct stores to 1/4 kept", r);
-        u.pred<R_direct4_early>("+ direct stores to 1/4 kept, early asks", r);
-        u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default, again)", r);
-      }
-      for (double r : {0.1, 0.5}) {
-        u.flags<F_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
-        u.flags<F_direct4>("+ direct stores to 1/4 kept", r);
-      }
-    }
-    {
-      harness<unsigned long long> q;
-      q.yardstick();
-      for (double r : {0.1, 0.5}) {
-        q.pred<Q_6v2s_w2>("release 6v 2s 2b lag 2 wide (default)", r);
-        q.pred<Q_direct4>("+ direct stores to 1/4 kept", r);
-        q.pred<Q_direct4_early>("+ direct stores to 1/4 kept, early asks", r);
-      }
-    }
-    return finish();
-  }
-  if (argc > 1 && std::string_view(argv[1]) == "tracedirect") {  // stop 42: the default, early asks and direct stores traced
-    harness<unsigned> u;
-    u.yardstick();
-    for (double r : {0.1, 0.5}) {
-      u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
-      u.pred<R_early>("+ early asks", r);
-      u.pred<R_direct>("+ direct stores, every tile", r);
-    }
-    return finish();
-  }
   if (argc > 1 && std::string_view(argv[1]) == "final") {  // stop 42: the default shapes' rounds traced (build with the trace)
     harness<unsigned> u;
     u.yardstick();

@@ -42,7 +42,8 @@ __device__ inline unsigned long long now() {
 #else
 #define SLUICE_TRACE(tile, k) (void)0
 #endif
-#ifdef SLUICE_PIPE_TRACE  // tuning studies only (bench/pipe_trace.cu): per block and round of the pipelined compact, ten stamps
+#ifdef SLUICE_PIPE_TRACE  // tuning studies only (bench/pipe_trace.cu): per block and round of the pipelined compact, nine stamps
+// (slots 0-8) and in slot 9 one more than thread 0's re-reads of look-back words not yet published
 __device__ unsigned long long* pipe_trace;
 __device__ inline unsigned long long pipe_now() {
   unsigned long long t;
@@ -517,7 +518,7 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false, unsigned DirectSixteenths = 0, bool Early = false>
+          bool Release = false>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
@@ -530,12 +531,6 @@ struct pipeline {
   // store has read it; true, a buffer receives its next tile as soon as A has read it into registers, and C
   // stages in a buffer of its own (one more buffer, more of the others in flight).
   static constexpr bool release = Release;
-  // C of a tile with at most direct_sixteenths / 16 of its elements kept stores them from registers straight to
-  // their places in `out` (4-, 8-byte stores), with no staging, proxy fence or barrier; 0: never, 16: always.
-  static constexpr unsigned direct_sixteenths = DirectSixteenths;
-  // Wide: the counts of the next round's look-back asked for as soon as this round's have been read (in flight
-  // through C and the next A), not at the next round's start.
-  static constexpr bool early = Early;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -556,8 +551,6 @@ struct pipeline {
   static_assert(tile <= policy<T>::tile, "the single pass, the fallback, uses the tile states laid out for these tiles");
   static_assert(lag >= 1 && lag <= 3, "three tiles kept in registers at most");
   static_assert(runs == 1 || (runs == 2 && !Flags), "partition's pipeline is built for predicates");
-  static_assert(!early || wide, "early asks are the wide look-back's");
-  static_assert(direct_sixteenths == 0 || runs == 1, "direct stores of the kept run only");
 };
 
 // Partition's pipeline (the reversed pass): each buffer with room for both runs; two blocks per SM, two
@@ -788,8 +781,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     T xc[V][PV];
     unsigned keepc[V], lbc[V];
     SLUICE_PIPE_STAMP(round, 0);
-    if constexpr (Q::wide)
-      if (!Q::early || round <= L) ask(done);  // early: from round L + 1 on, asked in the round before's B
+    if constexpr (Q::wide) ask(done);
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
@@ -845,7 +837,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #ifdef SLUICE_PIPE_TRACE
         if (threadIdx.x == 0) pipe_trace[(u64{round} * gridDim.x + blockIdx.x) * 10 + 9] = polls + 1, polls = 0;  // 1 + thread 0's polls
 #endif
-        if constexpr (Q::early) ask(rounds.tile_of(round + 1 - L) < tiles ? rounds.tile_of(round + 1 - L) : none);
 #pragma unroll
         for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
         if (lane == 0) wide_sums[0][warp] = mine;
@@ -887,18 +878,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         const unsigned end = static_cast<unsigned>(before % PV + kept);
         rejected_at = end + static_cast<unsigned>((rejected_to + PV - end % PV) % PV);
       }
-      if (Q::direct_sixteenths && kept * 16 <= u64{Q::direct_sixteenths} * Q::tile) {  // sparse: straight to out
-        const u64 g = before + in_tile_before;
-#pragma unroll
-        for (unsigned j = 0; j < V; ++j)
-#pragma unroll
-          for (unsigned e = 0; e < PV; ++e) {
-            const unsigned keep = ranked.keep_of(j);
-            const u64 at_out = g + ranked.before_of(j) + __popc(keep & ((1u << e) - 1));
-            if ((keep >> e & 1u) && at_out < capacity) out[at_out] = x[j][e];
-          }
-        if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
-      } else {
 #pragma unroll
       for (unsigned j = 0; j < V; ++j)
 #pragma unroll
@@ -919,7 +898,6 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if constexpr (M == mode::partition) bulk = store_staged(rejected_to, b + rejected_at, rejected) || bulk;
       if (copier && bulk) cuda::ptx::cp_async_bulk_commit_group();
       if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
-      }
     }
 
     if constexpr (!Q::release)
