@@ -28,16 +28,8 @@ __device__ __forceinline__ void copy_registers(T (&to)[N], const T (&from)[N]) {
   for (std::size_t i = 0; i < N; ++i) copy_registers(to[i], from[i]);
 }
 
-// What a round with a lag keeps in registers for the tile it stores `Lag` rounds later: `one` holds that of
-// the tile one round old, `two` (Lag 2 only) that of the tile two rounds old. At the end of a round they move
-// one round older and `one` takes the newest tile's.
-template <unsigned Lag, class A>
-__device__ __forceinline__ void age(A& two, A& one, const A& newest) {
-  static_assert(Lag == 1 || Lag == 2, "two tiles kept at most");
-  if constexpr (Lag == 2) copy_registers(two, one);
-  copy_registers(one, newest);
-}
-// The same for any lag: held[i] holds that of the tile i + 1 rounds old.
+// What a round with a lag keeps in registers for the tile it stores `Lag` rounds later: held[i] holds that of
+// the tile i + 1 rounds old. At the end of a round they move one round older and held[0] takes the newest tile's.
 template <unsigned Lag, class A>
 __device__ __forceinline__ void age(A (&held)[Lag], const A& newest) {
 #pragma unroll
@@ -55,6 +47,11 @@ struct bulk_rounds {
   __device__ bulk_rounds(u64 n_, std::uint64_t* arrived_) : n(n_), tiles(ceil_div(n_, Tile)), arrived(arrived_) {}
 
   __device__ u64 tile_of(unsigned round) const { return u64{round} * gridDim.x + blockIdx.x; }
+  // The rounds this block runs: one per tile it takes, then `lag` more to store the last of them (none where it
+  // takes no tile).
+  __device__ unsigned rounds_of_block(unsigned lag) const {
+    return tile_of(0) < tiles ? static_cast<unsigned>((tiles - 1 - blockIdx.x) / gridDim.x) + 1 + lag : 0u;
+  }
   __device__ u64 count_of(u64 t) const { return n - t * Tile < Tile ? n - t * Tile : u64{Tile}; }
   // The bytes of tile t's `bytes_per_element` wide elements that bulk copies move: whole 16-byte units.
   __device__ unsigned bulk_bytes(u64 t, unsigned bytes_per_element) const {

@@ -770,12 +770,11 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #ifdef SLUICE_PIPE_TRACE
   unsigned long long polls = 0;  // thread 0: how often a look-back word read had not been published yet
 #endif
-  for (unsigned round = 0;; ++round) {
+  for (unsigned round = 0, last = rounds.rounds_of_block(L); round < last; ++round) {
     const unsigned s = round % S, sd = (round + S * L - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
     // The tile this round looks back for and stores (from buffer sd), counted L rounds before.
     const u64 done = round >= L && rounds.tile_of(round - L) < tiles ? rounds.tile_of(round - L) : none;
-    if (cur == none && done == none && (round >= L || rounds.tile_of(0) >= tiles)) break;  // nothing is arriving
 
     // A. Rank the newest tile's kept elements within each warp.
     T xc[V][PV];
@@ -950,6 +949,20 @@ inline compact_settings parse_partition(std::string_view spec, const char* fn) {
   return c;
 }
 
+// A launch's tile counts (lookback::count_state), kept from the stream's last call where n allows.
+inline lookback::launch_states count_states(u64 n, u64 tiles, cudaStream_t s, const char* fn) {
+  return lookback::launch_states(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+}
+// The single pass's kernel for these spans: whole 16-byte stores where in and out are 16-byte aligned (with flags:
+// and the flags at a vector's phase), element stores else.
+template <class T, class Sel, mode M, class Tuning>
+auto single_pass_kernel(std::span<const T> in, std::span<T> out, Sel sel) {
+  const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
+  if constexpr (is_flags<Sel>) aligned = aligned && addr(sel.flags) % policy<T>::per_vector == 0;
+  return aligned ? select_kernel<T, Sel, M, true, Tuning> : select_kernel<T, Sel, M, false, Tuning>;
+}
+
 // The pipelined compact, where it applies and is chosen; false where the caller is to take another path.
 template <class T, class Sel, class Tuning, class Pipe>
 bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, compact_settings c) {
@@ -967,7 +980,7 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
     if (grid > Pipe::max_grid) grid = Pipe::max_grid;  // the wide look-back's reach
     if (grid == 0) return false;
-    lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+    lookback::launch_states state = count_states(n, tiles, s, fn);
     if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
                            in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
                            lookback::count_state::at(state.states(), tiles, state.epoch()), partition_args{}))
@@ -1007,7 +1020,7 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
     u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
     if (grid > Pipe::max_grid) grid = Pipe::max_grid;
     if (grid == 0) return nullptr;
-    lookback::launch_states state(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+    lookback::launch_states state = count_states(n, tiles, s, fn);
     partition_args part{c.reversed == setting::automatic};
     if (part.sample) {  // the pass alone writes no decision
       decided = scratch(sizeof(unsigned), s, fn);
@@ -1043,14 +1056,9 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     if (run_pipelined<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings)) return;
   const u64 tiles = ceil_div(n, P::tile);
   const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-  bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
   const void* first = in.data();  // where partition's count pass reads: the flags or the elements
-  if constexpr (is_flags<Sel>) {
-    aligned = aligned && addr(sel.flags) % P::per_vector == 0;
-    first = sel.flags;
-  }
-
-  auto* const kernel = aligned ? select_kernel<T, Sel, M, true, Tuning> : select_kernel<T, Sel, M, false, Tuning>;
+  if constexpr (is_flags<Sel>) first = sel.flags;
+  auto* const kernel = single_pass_kernel<T, Sel, M, Tuning>(in, out, sel);
 
   // Partition, resident: where the device holds every tile's block at once, one cooperative launch and no
   // count pass; each tile waits for the last tile's inclusive prefix, the total (resident=auto|on; ahead of
@@ -1121,7 +1129,7 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
     check_launch(fn, "select_lookback::count_kernel");
   };
   if (tiles > 1 && M != mode::unordered && !tile_incl) {
-    launch = lookback::launch_states(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+    launch = count_states(n, tiles, s, fn);
     counter = launch.counter();
     states = lookback::count_state::at(launch.states(), tiles, launch.epoch());
     if constexpr (M == mode::partition) {
@@ -1181,13 +1189,11 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
       (void)run_pipelined_partition<T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, c, nullptr, 0, decided, &alone, /*flip=*/false);
       if (alone) return;
     }
-    const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-    const bool aligned = addr(in.data()) % 16 == 0 && addr(out.data()) % 16 == 0;
-    auto* const kernel = aligned ? select_kernel<T, Sel, mode::partition, true, Tuning> : select_kernel<T, Sel, mode::partition, false, Tuning>;
+    auto* const kernel = single_pass_kernel<T, Sel, mode::partition, Tuning>(in, out, sel);
     lookback::launch_states launch;
     lookback::count_state states{};
     if (tiles > 1) {
-      launch = lookback::launch_states(lookback::count_state::bytes(tiles), n < lookback::count_state::kept_limit, s, fn);
+      launch = count_states(n, tiles, s, fn);
       states = lookback::count_state::at(launch.states(), tiles, launch.epoch());
     }
     kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, launch.counter(),

@@ -274,15 +274,16 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
   rounds.start(copier, receive);
 
-  u64 prev = none, older = none;  // the tiles reduced one and two rounds before (none: no such tile)
-  T x1[V][PV], x2[V][PV];         // keep: those tiles, scanned within each warp in their rounds' A
-  maybe<T> b1[V], b2[V];
+  // keep: the tiles reduced 1 to L rounds before, scanned within each warp in their rounds' A, and what precedes
+  // each vector within its warp: held_x[i] and held_b[i] of the tile reduced i + 1 rounds before.
+  T held_x[L][V][PV];
+  maybe<T> held_b[L][V];
   maybe<T> last_before{T{}, false};  // wide: what precedes this block's previous done tile
-  for (unsigned round = 0;; ++round) {
+  for (unsigned round = 0, last = rounds.rounds_of_block(L); round < last; ++round) {
     const unsigned s = round % S, sd = (round + S - L) % S;
     const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
-    const u64 done = L == 1 ? prev : older;  // the tile this round looks back for and stores, from buffer sd
-    if (cur == none && prev == none && (L == 1 || older == none)) break;  // nothing is arriving
+    // The tile this round looks back for and stores (from buffer sd), reduced L rounds before.
+    const u64 done = round >= L && rounds.tile_of(round - L) < tiles ? rounds.tile_of(round - L) : none;
 
     // Wide: the aggregates B needs asked for now, in flight while A runs. Entry k of this thread is tile
     // done - G + threadIdx.x * W + k (from this block's tile of the round before done's, up to done).
@@ -371,8 +372,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     // last, partial tile).
     const bool whole = done != none && done * Q::tile + Q::tile <= n;
     if (done != none) {
-      T (&x)[V][PV] = L == 1 ? x1 : x2;
-      maybe<T>(&before)[V] = L == 1 ? b1 : b2;
+      T (&x)[V][PV] = held_x[L - 1];
+      maybe<T>(&before)[V] = held_b[L - 1];
       if constexpr (!keep) {
         load(sd, done, x);
         scan_warp(x, before);
@@ -412,11 +413,9 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if constexpr (!Q::release) rounds.refill(round, whole, receive);
     }
     if constexpr (keep) {  // the kept scans move one round older
-      age<L>(b2, b1, bc);
-      age<L>(x2, x1, xc);
+      age<L>(held_b, bc);
+      age<L>(held_x, xc);
     }
-    older = prev;
-    prev = cur;
   }
   if (copier) rounds.finish();
 #endif
