@@ -1,6 +1,7 @@
 // Device detection, pointer checks, device memory and the scratch pool. Built with or without CUDA: without
 // it every CUDA service reports errc::no_device.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -352,17 +353,16 @@ void host_slot_give(void* slot) noexcept {
 // slot can be had, straight to dst. Where the copy or the sync fails the slot is not given back.
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
   if (bytes <= host_slot_bytes) {
-    host_slot slot(fn);
-    if (void* p = slot.as<void>()) {
-      check(cudaMemcpyAsync(p, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
-      synchronize(stream, fn);
-      slot.done();
-      std::memcpy(dst, p, bytes);
+    using slot_bytes = std::array<unsigned char, host_slot_bytes>;  // the slot read whole, its first `bytes` kept
+    if (const auto got = through_host_slot<slot_bytes>(stream, fn, [&](slot_bytes* p) {
+          check(cudaMemcpyAsync(p, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
+        })) {
+      std::memcpy(dst, got->data(), bytes);
       return;
     }
   }
   check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream), fn, "cudaMemcpyAsync to host");
-  check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize");
+  synchronize(stream, fn);
 }
 
 void synchronize(CUstream_st* stream, const char* fn) { check(cudaStreamSynchronize(stream), fn, "cudaStreamSynchronize"); }
