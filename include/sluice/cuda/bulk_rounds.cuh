@@ -46,11 +46,17 @@ struct bulk_rounds {
 
   __device__ bulk_rounds(u64 n_, std::uint64_t* arrived_) : n(n_), tiles(ceil_div(n_, Tile)), arrived(arrived_) {}
 
+  static constexpr u64 none = ~u64{0};  // no tile
+
   __device__ u64 tile_of(unsigned round) const { return u64{round} * gridDim.x + blockIdx.x; }
-  // The rounds this block runs: one per tile it takes, then `lag` more to store the last of them (none where it
+  // The tile that round r takes, none past this block's last.
+  __device__ u64 taken(unsigned r) const { return tile_of(r) < tiles ? tile_of(r) : none; }
+  // The tile that round r looks back for and stores: the one taken Lag rounds before (none in the first Lag).
+  __device__ u64 stored(unsigned r) const { return r >= Lag ? taken(r - Lag) : none; }
+  // The rounds this block runs: one per tile it takes, then Lag more to store the last of them (none where it
   // takes no tile).
-  __device__ unsigned rounds_of_block(unsigned lag) const {
-    return tile_of(0) < tiles ? static_cast<unsigned>((tiles - 1 - blockIdx.x) / gridDim.x) + 1 + lag : 0u;
+  __device__ unsigned rounds_of_block() const {
+    return tile_of(0) < tiles ? static_cast<unsigned>((tiles - 1 - blockIdx.x) / gridDim.x) + 1 + Lag : 0u;
   }
   __device__ u64 count_of(u64 t) const { return n - t * Tile < Tile ? n - t * Tile : u64{Tile}; }
   // The bytes of tile t's `bytes_per_element` wide elements that bulk copies move: whole 16-byte units.

@@ -518,7 +518,7 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false>
+          bool Release = false, unsigned WidePerThread = 4>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
@@ -526,7 +526,7 @@ struct pipeline {
   // of the others, itself included, in the round before, and adds them to the prefix of its own tile of that
   // round. No prefix is published, so no tile waits on another's look-back.
   static constexpr bool wide = Wide;
-  static constexpr unsigned wide_per_thread = 4;  // counts read per thread in a wide look-back: grids to 1024 blocks
+  static constexpr unsigned wide_per_thread = WidePerThread;  // counts read per thread in a wide look-back: grids to 256 W blocks
   // Buffers: false, C stages each run in its tile's own buffer, which receives its next tile once that run's
   // store has read it; true, a buffer receives its next tile as soon as A has read it into registers, and C
   // stages in a buffer of its own (one more buffer, more of the others in flight).
@@ -770,11 +770,11 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #ifdef SLUICE_PIPE_TRACE
   unsigned long long polls = 0;  // thread 0: how often a look-back word read had not been published yet
 #endif
-  for (unsigned round = 0, last = rounds.rounds_of_block(L); round < last; ++round) {
+  for (unsigned round = 0, last = rounds.rounds_of_block(); round < last; ++round) {
     const unsigned s = round % S, sd = (round + S * L - L) % S;
-    const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
+    const u64 cur = rounds.taken(round);
     // The tile this round looks back for and stores (from buffer sd), counted L rounds before.
-    const u64 done = round >= L && rounds.tile_of(round - L) < tiles ? rounds.tile_of(round - L) : none;
+    const u64 done = rounds.stored(round);
 
     // A. Rank the newest tile's kept elements within each warp.
     T xc[V][PV];

@@ -171,12 +171,12 @@ enum class schedule { rescan, keep };
 // Release: a buffer receives its next tile as soon as A has read it into registers (keep only), and C stages
 // the scanned tile in a buffer of its own.
 template <class T, unsigned Vectors = 5, unsigned Stages = 5, unsigned BlocksPerSm = 2, schedule Schedule = schedule::keep,
-          unsigned Lag = 2, bool Wide = false, bool Release = false>
+          unsigned Lag = 2, bool Wide = false, bool Release = false, unsigned WidePerThread = 4>
 struct pipeline {
   static constexpr schedule order = Schedule;
   static constexpr unsigned lag = Lag;
   static constexpr bool wide = Wide;
-  static constexpr unsigned wide_per_thread = 4;  // aggregates read per thread: grids to 1024 blocks
+  static constexpr unsigned wide_per_thread = WidePerThread;  // aggregates read per thread: grids to 256 W blocks
   static constexpr u64 max_grid = wide ? u64{wide_per_thread} * 256 : ~u64{0};
   static constexpr bool release = Release;
   static constexpr unsigned threads = 256;
@@ -279,11 +279,11 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   T held_x[L][V][PV];
   maybe<T> held_b[L][V];
   maybe<T> last_before{T{}, false};  // wide: what precedes this block's previous done tile
-  for (unsigned round = 0, last = rounds.rounds_of_block(L); round < last; ++round) {
+  for (unsigned round = 0, last = rounds.rounds_of_block(); round < last; ++round) {
     const unsigned s = round % S, sd = (round + S - L) % S;
-    const u64 cur = rounds.tile_of(round) < tiles ? rounds.tile_of(round) : none;
+    const u64 cur = rounds.taken(round);
     // The tile this round looks back for and stores (from buffer sd), reduced L rounds before.
-    const u64 done = round >= L && rounds.tile_of(round - L) < tiles ? rounds.tile_of(round - L) : none;
+    const u64 done = rounds.stored(round);
 
     // Wide: the aggregates B needs asked for now, in flight while A runs. Entry k of this thread is tile
     // done - G + threadIdx.x * W + k (from this block's tile of the round before done's, up to done).
