@@ -518,7 +518,7 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false, unsigned WidePerThread = 4>
+          bool Release = false>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
@@ -526,7 +526,9 @@ struct pipeline {
   // of the others, itself included, in the round before, and adds them to the prefix of its own tile of that
   // round. No prefix is published, so no tile waits on another's look-back.
   static constexpr bool wide = Wide;
-  static constexpr unsigned wide_per_thread = WidePerThread;  // counts read per thread in a wide look-back: grids to 256 W blocks
+  // Counts read per thread in a wide look-back: grids to 512 blocks. 2 rather than 4 (stop 43, run 3:
+  // compact_if u32 at 10% kept 0.930-0.936 of the copy against 0.923-0.925; flags and u64 level).
+  static constexpr unsigned wide_per_thread = 2;
   // Buffers: false, C stages each run in its tile's own buffer, which receives its next tile once that run's
   // store has read it; true, a buffer receives its next tile as soon as A has read it into registers, and C
   // stages in a buffer of its own (one more buffer, more of the others in flight).
