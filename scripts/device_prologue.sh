@@ -6,6 +6,6 @@ if compgen -G ".gl/*.deb" >/dev/null; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
 fi
-[ -f .device/bins.tar.gz ] && tar xzf .device/bins.tar.gz -C .device
+[ -f .device/bins.tar.gz ] && tar xzmf .device/bins.tar.gz -C .device  # -m: scripts/device_check.sh then leaves them
 export LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,memory.total --format=csv > "$OUT/gpu.txt"

@@ -24,7 +24,8 @@ const char* const usage_verify =
     "  --max-size skip cases with more than N elements (e.g. under compute-sanitizer)\n"
     "  --sample   run about one case in K, the same ones each run, spread over types, sizes and patterns\n"
     "             (e.g. under racecheck)\n"
-    "  --jobs     algorithms verified at once, each on its own host thread (default: the host's cores)\n"
+    "  --jobs     algorithms verified at once, each on its own host thread (default: the host's cores;\n"
+    "             under compute-sanitizer racecheck give 1: with several at once it can lose track of a launch and hang)\n"
     "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
 
 const char* const usage_bench =
