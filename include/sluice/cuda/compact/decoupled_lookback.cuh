@@ -630,7 +630,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   using warp_scan = cub::WarpScan<unsigned>;
   constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages, L = Q::lag;
   constexpr bool flags = is_flags<Sel>;
-  constexpr u64 none = ~u64{0};
+  using round_schedule = bulk_rounds<Q::tile, S, L, Q::release>;
+  constexpr u64 none = round_schedule::none;  // no tile: what taken() and stored() return past the last
   __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
   __shared__ unsigned warp_counts[Q::warps];
   __shared__ unsigned warp_before[L + 1][Q::warps];  // kept before each warp in the tile counted in round r, at r % (L + 1)
@@ -643,7 +644,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   T* const staging = reinterpret_cast<T*>(flag_buffers + (flags ? std::size_t{S} * Q::tile : 0));  // release: C's buffer
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const bulk_rounds<Q::tile, S, L, Q::release> rounds(n, arrived);
+  const round_schedule rounds(n, arrived);
   const u64 tiles = rounds.tiles;
   auto count_of = [&](u64 t) { return rounds.count_of(t); };
   auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };

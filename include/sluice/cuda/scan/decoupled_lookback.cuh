@@ -209,7 +209,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   using warp_scan = cub::WarpScan<T>;
   constexpr unsigned PV = Q::per_vector, V = Q::vectors, S = Q::stages, L = Q::lag;
   constexpr bool keep = Q::order == schedule::keep;
-  constexpr u64 none = ~u64{0};
+  using round_schedule = bulk_rounds<Q::tile, S, L, Q::release>;
+  constexpr u64 none = round_schedule::none;  // no tile: what taken() and stored() return past the last
   __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
   __shared__ T warp_totals[Q::warps];
   __shared__ T warp_before[L + 1][Q::warps];  // what precedes each warp in the tile reduced in round r, at r % (L + 1)
@@ -222,7 +223,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   T* const staging = buffers + std::size_t{S} * Q::tile;  // release: C's buffer
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const bulk_rounds<Q::tile, S, L, Q::release> rounds(n, arrived);
+  const round_schedule rounds(n, arrived);
   const u64 tiles = rounds.tiles;
   auto count_of = [&](u64 t) { return rounds.count_of(t); };
   auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
