@@ -15,6 +15,7 @@
 // build commit 0af24c7), `direct` and `tracedirect` (stop 42, runs 4-5: sparse tiles stored from registers, traced;
 // build commit 8450ebb). Traced, the wide look-back also counts thread 0's re-reads of words not yet published.
 // `perthread` (stop 43, run 3: the wide look-back's counts read 2 a thread against 4; build commit d9ad959).
+// `twoended` and `traceteo` (stop 44, run 1: two-ended staging and a cursor; build commit 9b924bc).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -248,6 +249,10 @@ using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
 // Stop 43 (`perthread`, run 3; build commit d9ad959): the wide look-back's counts read 2 a thread (grids to 512
 // blocks) against 4, in turn: u32 by predicate at 10% kept 0.930-0.936 against 0.923-0.925, the others level or
 // a little ahead; 2 is the pipelines' constant since.
+// Stop 44 (`twoended`, `traceteo`, run 1; branch study/two-ended-w2, build commit 9b924bc): C's run staged at the
+// staging buffer's two ends in turn, and written through a cursor, against the default, in turn: u32 by predicate
+// at 10% kept 0.944-0.951 against 0.926-0.931, u64 0.957 against 0.934, flags level; the default since (`final`
+// traces it).
 
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));

@@ -533,6 +533,11 @@ struct pipeline {
   // store has read it; true, a buffer receives its next tile as soon as A has read it into registers, and C
   // stages in a buffer of its own (one more buffer, more of the others in flight).
   static constexpr bool release = Release;
+  // Release with one run (compact): C stages its run at the staging buffer's low end in even rounds and at its
+  // high end in odd ones, so that it waits for the last round's store to have read the buffer only where the
+  // two runs overlap (stop 44, run 1: compact_if u32 at 10% kept 0.944-0.951 of the copy against 0.926-0.931,
+  // u64 0.957 against 0.934; flags level). Partition stages both its runs from the low end.
+  static constexpr bool two_ended_staging = Release && Runs == 1;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -585,6 +590,11 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   (0.866 at 10%), as do 7 of u64 (0.865) and of the partition's pass (0.845 at 90%). A lag of one round took
 //   0.66-0.73 at 10% kept, of three 0.84 (5 vectors); reading the elements into registers only after C, so that
 //   the registers hold two tiles, not three, released the buffer that much later: 0.904 (7 vectors).
+// - Stop 44 (run 1, pipe_trace twoended; branch study/two-ended-w2, build commit 9b924bc): C's run staged at the two
+//   ends of the staging buffer in turn (pipeline::two_ended_staging) and written through a cursor: by predicate
+//   u32 0.944-0.951 / 0.988-1.005 / 0.981-0.986 at 10 / 50 / 90% kept against 0.926-0.931 / 0.966-0.967 /
+//   0.978-0.985, u64 0.957 / 0.997 / 0.995 against 0.934 / 0.981 / 0.983; flags level (0.970 / 0.999 / 0.988
+//   against 0.972 / 0.994 / 0.988).
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
 // with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
@@ -632,6 +642,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   constexpr bool flags = is_flags<Sel>;
   using round_schedule = bulk_rounds<Q::tile, S, L, Q::release>;
   constexpr u64 none = round_schedule::none;  // no tile: what taken() and stored() return past the last
+  constexpr bool two_ended = Q::two_ended_staging && M != mode::partition;  // partition: both runs from the low end
   __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
   __shared__ unsigned warp_counts[Q::warps];
   __shared__ unsigned warp_before[L + 1][Q::warps];  // kept before each warp in the tile counted in round r, at r % (L + 1)
@@ -639,6 +650,9 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   __shared__ unsigned long long tile_before;
   __shared__ unsigned long long wide_sums[1][Q::warps];  // wide look-back: each warp's part of the counts read
   __shared__ alignas(8) std::uint64_t arrived[S];  // one mbarrier per buffer
+  // Two-ended staging (set by the copier): the last run staged spans staging[[0], [1]); [2], 1 where it was
+  // bulk stored; [3], where this round's run goes.
+  __shared__ unsigned staged_last[4];
   T* const buffers = dynamic_shared<T>();
   std::uint8_t* const flag_buffers = reinterpret_cast<std::uint8_t*>(buffers + std::size_t{S} * Q::stride);
   T* const staging = reinterpret_cast<T*>(flag_buffers + (flags ? std::size_t{S} * Q::tile : 0));  // release: C's buffer
@@ -732,6 +746,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       for (u64 t = blockIdx.x * static_cast<u64>(Q::threads) + threadIdx.x; t < part.count_tiles; t += static_cast<u64>(gridDim.x) * Q::threads)
         part.counts[t] = 0;
   }
+  if (two_ended && copier) staged_last[0] = staged_last[1] = staged_last[2] = 0;
   rounds.start(copier, receive);
 
   // Stores run[0, c) to out[g, g + c), `run` at the phase of out + g: the 16-byte aligned middle by one bulk
@@ -845,8 +860,23 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       }
     }
     SLUICE_PIPE_STAMP(round, 5);
-    if constexpr (Q::release)  // the staging buffer free again: the last round's store has read it
+    // Two-ended staging: this round's run at staging[0] (even rounds) or at the high end (odd), at a whole
+    // vector, room for its phase before it; the copier leaves the offset in shared memory for C (held in a
+    // register through B, it spilled 8 bytes). Apart from the last round's run, only the store of the round
+    // before that (same end) must have read it: every group but the newest.
+    if constexpr (two_ended) {
+      if (copier) {
+        const unsigned kept = done != none ? tile_count[(round + 1) % (L + 1)] : 0;
+        const unsigned at = round % 2 ? (Q::stride - PV - kept) / PV * PV : 0u;
+        const bool apart = at >= staged_last[1] || at + PV + kept <= staged_last[0];  // from the last round's run
+        if (apart && staged_last[2]) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
+        else cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+        if (done != none) staged_last[0] = at, staged_last[1] = at + PV + kept;
+        staged_last[3] = at;  // read by every thread in C, after the barrier
+      }
+    } else if constexpr (Q::release) {  // the staging buffer free again: the last round's store has read it
       if (copier) cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+    }
     SLUICE_PIPE_STAMP_BY(Q::threads - 1, round, 6);
     __syncthreads();
     unsigned long long wide_before = 0;
@@ -870,7 +900,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       const u64 before = Q::wide ? wide_before : tile_before, kept = tile_count[(round + 1) % (L + 1)];
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
       const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
-      T* const b = Q::release ? staging : buffers + std::size_t{sd} * Q::stride;
+      T* const b = two_ended ? staging + staged_last[3] : Q::release ? staging : buffers + std::size_t{sd} * Q::stride;
       // Partition: the rejected run goes reversed to out[rejected_to, + rejected), staged from b[rejected_at] on.
       [[maybe_unused]] const u64 valid = count_of(done), rejected = valid - kept, rejected_before = done * Q::tile - before;
       u64 rejected_to = 0;
@@ -880,19 +910,34 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         const unsigned end = static_cast<unsigned>(before % PV + kept);
         rejected_at = end + static_cast<unsigned>((rejected_to + PV - end % PV) % PV);
       }
+      // Compact: each vector's kept elements through a cursor, advanced by each keep bit (stop 43: 7 popc
+      // where each element's own rank took 28). Partition: each element's place in its run, kept or rejected.
+      if constexpr (M != mode::partition) {
 #pragma unroll
-      for (unsigned j = 0; j < V; ++j)
-#pragma unroll
-        for (unsigned e = 0; e < PV; ++e) {
+        for (unsigned j = 0; j < V; ++j) {
           const unsigned keep = ranked.keep_of(j);
-          const unsigned rank = ranked.before_of(j) + __popc(keep & ((1u << e) - 1));  // kept before it in the warp's run
-          if (keep >> e & 1u) {
-            b[at + rank] = x[j][e];
-          } else if constexpr (M == mode::partition) {
-            const unsigned index = warp * Q::warp_items + (j * 32 + lane) * PV + e, r = index - (in_tile_before + rank);
-            if (index < valid) b[rejected_at + (static_cast<unsigned>(rejected) - 1 - r)] = x[j][e];
+          T* p = b + at + ranked.before_of(j);
+#pragma unroll
+          for (unsigned e = 0; e < PV; ++e) {
+            if (keep >> e & 1u) *p = x[j][e];
+            p += keep >> e & 1u;
           }
         }
+      } else {
+#pragma unroll
+        for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+          for (unsigned e = 0; e < PV; ++e) {
+            const unsigned keep = ranked.keep_of(j);
+            const unsigned rank = ranked.before_of(j) + __popc(keep & ((1u << e) - 1));  // kept before it in the warp's run
+            if (keep >> e & 1u) {
+              b[at + rank] = x[j][e];
+            } else {
+              const unsigned index = warp * Q::warp_items + (j * 32 + lane) * PV + e, r = index - (in_tile_before + rank);
+              if (index < valid) b[rejected_at + (static_cast<unsigned>(rejected) - 1 - r)] = x[j][e];
+            }
+          }
+      }
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // these writes, seen by the bulk store
       __syncthreads();
       const u64 stored = before >= capacity ? 0 : (kept < capacity - before ? kept : capacity - before);
@@ -901,6 +946,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (copier && bulk) cuda::ptx::cp_async_bulk_commit_group();
       if (threadIdx.x == 0 && done == tiles - 1) *count = before + kept;
     }
+    if constexpr (two_ended)
+      if (copier) staged_last[2] = bulk;
 
     if constexpr (!Q::release)
       if (copier) rounds.refill(round, bulk, receive);
