@@ -699,6 +699,62 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
   cudaStreamDestroy(s);
 }
 
+// The compact's pipeline on a grid of 2 blocks (about 20 rounds each), over runs of about a tile (7168 u32, 3072
+// u64) that are all kept, none kept, one kept in the middle, all but the first kept, and every other one kept, in
+// turn, with a partial last tile: so that a block's consecutive runs, which C stages at the staging buffer's two
+// ends in turn, are by turns dense and sparse, overlapping and apart, and empty. Flags and predicate, u32 and u64,
+// every element and count checked; into an output of half the kept elements, nothing written past its end.
+template <class T>
+void compactions_of_dense_and_sparse_tiles() {
+  const std::size_t run = sizeof(T) == 4 ? 7168 : 3072, runs = sanitizing() ? 13 : 41, n = runs * run + 13;
+  const T limit = T{1} << 20;  // kept values are their index (below it), rejected ones 2^20 + index
+  std::vector<T> h(n), want;
+  std::vector<std::uint8_t> hf(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = i % run;
+    bool keep = false;
+    switch (i / run % 5) {
+      case 0: keep = true; break;
+      case 1: keep = false; break;
+      case 2: keep = k == run / 2; break;
+      case 3: keep = k != 0; break;
+      default: keep = k % 2 == 1;
+    }
+    h[i] = static_cast<T>(keep ? i : limit + i);
+    hf[i] = keep ? static_cast<std::uint8_t>(1 + i % 255) : 0;
+    if (keep) want.push_back(h[i]);
+  }
+  device_buffer<T> in(h), out(n);
+  device_buffer<std::uint8_t> flags(hf);
+  device_buffer<std::uint64_t> count(1);
+  const char* spec = "decoupled-lookback:pipelined=on,blocks=2";
+  auto prefix_is = [](const std::vector<T>& got, const std::vector<T>& w, std::size_t k) {
+    return got.size() >= k && std::equal(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(k), got.begin());
+  };
+  EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, spec}), want.size());
+  EXPECT_TRUE(prefix_is(out.download(), want, want.size())) << "flags";
+  EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), {device::cuda, spec}), want.size());
+  EXPECT_TRUE(prefix_is(out.download(), want, want.size())) << "predicate";
+  const std::size_t short_size = want.size() / 2 + 3;
+  const T poison = static_cast<T>(~T{0});
+  for (const bool by_flags : {true, false}) {
+    device_buffer<T> guarded(std::vector<T>(short_size + 64, poison));
+    const std::span<T> dst(guarded.data(), short_size);
+    if (by_flags) sluice::compact_async(in, flags, dst, count.data(), {device::cuda, spec});
+    else sluice::compact_if_async(in, dst, less_than(limit), count.data(), {device::cuda, spec});
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(count.download()[0], want.size()) << (by_flags ? "flags" : "predicate") << ", short output";
+    const auto g = guarded.download();
+    EXPECT_TRUE(prefix_is(g, want, short_size)) << (by_flags ? "flags" : "predicate") << ", short output";
+    EXPECT_TRUE(std::all_of(g.begin() + static_cast<std::ptrdiff_t>(short_size), g.end(), [&](T v) { return v == poison; }))
+        << (by_flags ? "flags" : "predicate") << ": written past the output's end";
+  }
+}
+TEST_F(gpu, compactions_of_dense_and_sparse_tiles_through_two_blocks) {
+  compactions_of_dense_and_sparse_tiles<std::uint32_t>();
+  compactions_of_dense_and_sparse_tiles<std::uint64_t>();
+}
+
 // Large partitions by predicate: the pipelined pass that writes the rejected run reversed from the end and flips
 // it (reversed=on), the sample that decides on the device between it and the phased path (pipelined=on, which
 // best runs from 256 MiB on; at 90% kept the pass, whose tail the phased move's grid then flips, at 10% the
