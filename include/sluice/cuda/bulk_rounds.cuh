@@ -49,14 +49,15 @@ struct bulk_rounds {
   static constexpr u64 none = ~u64{0};  // no tile
 
   __device__ u64 tile_of(unsigned round) const { return u64{round} * gridDim.x + blockIdx.x; }
-  // The tile that round r takes, none past this block's last.
-  __device__ u64 taken(unsigned r) const { return tile_of(r) < tiles ? tile_of(r) : none; }
+  // Whether round r takes a tile (tile_of(r)), and which: none past this block's last.
+  __device__ bool takes(unsigned r) const { return tile_of(r) < tiles; }
+  __device__ u64 taken(unsigned r) const { return takes(r) ? tile_of(r) : none; }
   // The tile that round r looks back for and stores: the one taken Lag rounds before (none in the first Lag).
   __device__ u64 stored(unsigned r) const { return r >= Lag ? taken(r - Lag) : none; }
   // The rounds this block runs: one per tile it takes, then Lag more to store the last of them (none where it
   // takes no tile).
   __device__ unsigned rounds_of_block() const {
-    return tile_of(0) < tiles ? static_cast<unsigned>((tiles - 1 - blockIdx.x) / gridDim.x) + 1 + Lag : 0u;
+    return takes(0) ? static_cast<unsigned>((tiles - 1 - blockIdx.x) / gridDim.x) + 1 + Lag : 0u;
   }
   __device__ u64 count_of(u64 t) const { return n - t * Tile < Tile ? n - t * Tile : u64{Tile}; }
   // The bytes of tile t's `bytes_per_element` wide elements that bulk copies move: whole 16-byte units.
@@ -87,7 +88,7 @@ struct bulk_rounds {
       for (unsigned s = 0; s < Stages; ++s) cuda::ptx::mbarrier_init(&arrived[s], 1);
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // the initialised barriers, seen by the copies
       for (unsigned s = 0; s < Stages; ++s)
-        if (tile_of(s) < tiles) receive(s, tile_of(s));
+        if (takes(s)) receive(s, tile_of(s));
     }
     __syncthreads();
   }
@@ -101,7 +102,7 @@ struct bulk_rounds {
   // receives its next tile.
   template <class Receive>
   __device__ void refill(unsigned round, bool stored_now, Receive receive) const {
-    if (round < Lag + 1 || tile_of(round + Stages - Lag - 1) >= tiles) return;
+    if (round < Lag + 1 || !takes(round + Stages - Lag - 1)) return;
     if (stored_now)
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<1>{});
     else

@@ -808,7 +808,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     }
     __syncthreads();
     if constexpr (Q::release)  // buffer s read: it receives the tile S rounds on
-      if (copier && cur != none && rounds.tile_of(round + S) < tiles) receive(s, rounds.tile_of(round + S));
+      if (copier && cur != none && rounds.takes(round + S)) receive(s, rounds.tile_of(round + S));
     SLUICE_PIPE_STAMP(round, 2);
     SLUICE_PIPE_STAMP_BY(Q::threads - 1, round, 8);
 
