@@ -12,7 +12,10 @@
 
 #include "sluice/sluice.hpp"
 #include "switches.hpp"
+#include "verify/generators.hpp"
 #include "verify/verify.hpp"
+
+#include <omp.h>
 
 namespace {
 
@@ -172,6 +175,62 @@ TEST(sample, runs_about_one_case_in_k_the_same_each_time) {
   EXPECT_GT(seventh.passed, all.passed / 14);  // a hash, not a stride: about one in 7, within a factor of 2
   EXPECT_LT(seventh.passed, all.passed * 2 / 7);
   EXPECT_EQ(again.passed, seventh.passed);
+}
+
+// The generators fill large inputs on several threads: the same values whatever the thread count, and the
+// random flags at their ratio; nth_smallest (the benchmarks' predicate bounds) is std::nth_element's value,
+// for every arithmetic type it serves, below and above its parallel size, on random, repeated and signed data.
+TEST(generators, fill_the_same_on_any_thread_count) {
+  const std::uint64_t n = (std::uint64_t{1} << 17) + 3;  // past the parallel size
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto v1 = verify::make_values<std::uint32_t>(n, 5);
+  const auto f1 = verify::make_flags(n, {verify::pattern::random, 0.3}, 9);
+  const auto w1 = verify::make_values<float>(n, 6, verify::value_kind::sum);
+  const auto k1 = verify::make_keys<std::uint64_t>(n, verify::key_pattern::specials, 4);
+  omp_set_num_threads(3);
+  EXPECT_TRUE(verify::make_values<std::uint32_t>(n, 5) == v1);
+  EXPECT_TRUE(verify::make_flags(n, {verify::pattern::random, 0.3}, 9) == f1);
+  EXPECT_TRUE(verify::make_values<float>(n, 6, verify::value_kind::sum) == w1);
+  EXPECT_TRUE(verify::make_keys<std::uint64_t>(n, verify::key_pattern::specials, 4) == k1);
+  omp_set_num_threads(threads);
+  EXPECT_FALSE(verify::make_values<std::uint32_t>(n, 6) == v1) << "another seed, another stream";
+  const auto kept = std::count_if(f1.begin(), f1.end(), [](std::uint8_t f) { return f != 0; });
+  EXPECT_NEAR(static_cast<double>(kept) / static_cast<double>(n), 0.3, 0.01);
+  EXPECT_TRUE(std::all_of(w1.begin(), w1.end(), [](float x) { return x >= -1.0f && x <= 1.0f; }));
+  const auto [lo, hi] = std::minmax_element(w1.begin(), w1.end());
+  EXPECT_LT(*lo, -0.99f);
+  EXPECT_GT(*hi, 0.99f);
+}
+
+template <class T>
+void nth_smallest_is_nth_element(const std::vector<T>& v, const char* what, std::vector<std::uint64_t> qs = {}) {
+  qs.insert(qs.end(), {0, v.size() / 10, v.size() / 2, v.size() * 9 / 10, v.size() - 1});
+  for (const std::uint64_t q : qs) {
+    std::vector<T> c = v;
+    std::nth_element(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(q), c.end());
+    EXPECT_EQ(verify::nth_smallest(v, q), c[q]) << what << " n=" << v.size() << " q=" << q;
+  }
+}
+TEST(generators, nth_smallest_is_nth_element) {
+  for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{1000}, (std::uint64_t{1} << 17) + 5}) {
+    nth_smallest_is_nth_element(verify::make_values<std::uint32_t>(n, 1), "u32");
+    nth_smallest_is_nth_element(verify::make_values<std::int32_t>(n, 2), "i32");
+    nth_smallest_is_nth_element(verify::make_values<std::uint64_t>(n, 3), "u64");
+    nth_smallest_is_nth_element(verify::make_values<std::int64_t>(n, 4), "i64");
+    nth_smallest_is_nth_element(verify::make_values<float>(n, 5, verify::value_kind::sum), "f32 in [-1, 1)");
+    nth_smallest_is_nth_element(verify::make_values<double>(n, 6), "f64");
+    nth_smallest_is_nth_element(verify::make_keys<std::uint32_t>(n, verify::key_pattern::few_distinct, 7), "u32, 4 distinct");
+    nth_smallest_is_nth_element(verify::make_keys<std::int32_t>(n, verify::key_pattern::all_equal, 8), "i32, all equal");
+    std::vector<float> signed_zeros(n);
+    for (std::uint64_t i = 0; i < n; ++i) signed_zeros[i] = i % 3 == 0 ? -0.0f : i % 3 == 1 ? 0.0f : -1.5f;
+    nth_smallest_is_nth_element(signed_zeros, "f32, -1.5 and both zeros");
+  }
+  // The q-th at either side of a bucket's edge (the histogram's buckets are the top 16 bits: 0..65535 in bucket 0).
+  std::vector<std::uint32_t> ramp((std::uint64_t{1} << 17) + 5);
+  for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<std::uint32_t>(ramp.size() - 1 - i);
+  nth_smallest_is_nth_element(ramp, "u32 ramp", {65535, 65536, 65537});
+  EXPECT_THROW(verify::nth_smallest(std::vector<std::uint32_t>{1, 2}, 2), std::out_of_range);
 }
 
 // The CPU backend at every SIMD level and at 1, 2 and more threads than this machine has cores: every CPU

@@ -4,6 +4,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+#include <omp.h>
 
 namespace sluice::verify {
 
@@ -54,28 +58,57 @@ std::vector<flag_case> flag_cases() {
           {pattern::middle_of_blocks, 1.0 / 256}};
 }
 
+namespace {
+// A counter-based generator (splitmix64's output function over a Weyl sequence): word(key, i) is the i-th 64-bit
+// word of the stream `key`, so any thread can fill any part of a vector and the result does not depend on how
+// many threads there are. Large inputs are filled in parallel (the benchmarks' 2^28-2^30 elements took seconds
+// each, serially, on the device machine's host).
+constexpr std::uint64_t golden = 0x9e3779b97f4a7c15ull;
+constexpr std::uint64_t finish(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+constexpr std::uint64_t stream_key(std::uint64_t seed) { return finish(seed * golden + 0x632be59bd9b4e019ull); }
+constexpr std::uint64_t word(std::uint64_t key, std::uint64_t i) { return finish(key + (i + 1) * golden); }
+// A uniform double in [0, 1) from a word's top 53 bits.
+constexpr double unit(std::uint64_t w) { return static_cast<double>(w >> 11) * 0x1.0p-53; }
+
+// f(i) for i in [0, n), on the OpenMP threads from parallel_from elements on (below, on the caller's thread: the
+// small inputs of tests and `sluice verify`, which runs on several host threads of its own).
+constexpr std::uint64_t parallel_from = std::uint64_t{1} << 16;
+template <class F>
+void fill_each(std::uint64_t n, F f) {
+  const auto count = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static) if (n >= parallel_from)
+  for (std::int64_t i = 0; i < count; ++i) f(static_cast<std::uint64_t>(i));
+}
+}  // namespace
+
 std::vector<std::uint8_t> make_flags(std::uint64_t n, const flag_case& c, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
+  const std::uint64_t key = stream_key(seed);
   std::vector<std::uint8_t> f(n, 0);
-  auto mark = [&] { return static_cast<std::uint8_t>(1 + rng() % 255); };
+  // Element i's mark, a non-zero byte, from a second word of its own.
+  auto mark = [&](std::uint64_t i) { return static_cast<std::uint8_t>(1 + word(key ^ golden, i) % 255); };
   switch (c.pat) {
     case pattern::random: {
       // ratio x 2^64 as the cut; a ratio of 1 keeps everything (2^64 itself does not fit in 64 bits).
       const bool every = c.ratio >= 1.0;
       const auto threshold = every ? 0 : static_cast<std::uint64_t>(std::ldexp(c.ratio > 0 ? c.ratio : 0.0, 64));
-      for (auto& x : f) x = (every || rng() < threshold) ? mark() : 0;
+      fill_each(n, [&](std::uint64_t i) { f[i] = (every || word(key, i) < threshold) ? mark(i) : 0; });
       break;
     }
     case pattern::none: break;
-    case pattern::all: for (auto& x : f) x = mark(); break;
-    case pattern::single_middle: if (n) f[n / 2] = mark(); break;
-    case pattern::alternating: for (std::uint64_t i = 1; i < n; i += 2) f[i] = mark(); break;
-    case pattern::middle_of_blocks: for (std::uint64_t i = 128; i < n; i += 256) f[i] = mark(); break;
-    case pattern::long_runs: {
-      bool on = rng() & 1;
+    case pattern::all: fill_each(n, [&](std::uint64_t i) { f[i] = mark(i); }); break;
+    case pattern::single_middle: if (n) f[n / 2] = mark(n / 2); break;
+    case pattern::alternating: for (std::uint64_t i = 1; i < n; i += 2) f[i] = mark(i); break;
+    case pattern::middle_of_blocks: for (std::uint64_t i = 128; i < n; i += 256) f[i] = mark(i); break;
+    case pattern::long_runs: {  // run lengths drawn in order, serially
+      std::uint64_t r = 0;
+      bool on = word(key, r++) & 1;
       for (std::uint64_t i = 0; i < n;) {
-        const std::uint64_t run = 1 + rng() % 5000;
-        for (std::uint64_t j = 0; j < run && i < n; ++j, ++i) f[i] = on ? mark() : 0;
+        const std::uint64_t run = 1 + word(key, r++) % 5000;
+        for (std::uint64_t j = 0; j < run && i < n; ++j, ++i) f[i] = on ? mark(i) : 0;
         on = !on;
       }
       break;
@@ -86,16 +119,18 @@ std::vector<std::uint8_t> make_flags(std::uint64_t n, const flag_case& c, std::u
 
 template <class T>
 std::vector<T> make_values(std::uint64_t n, std::uint64_t seed, value_kind kind) {
-  std::mt19937_64 rng(seed);
+  const std::uint64_t key = stream_key(seed);
   std::vector<T> v(n);
   if constexpr (std::is_floating_point_v<T>) {
-    std::uniform_real_distribution<double> sum(-1.0, 1.0), prod(0.999, 1.001), wide(-1e6, 1e6);
-    for (auto& x : v) x = static_cast<T>(kind == value_kind::product ? prod(rng) : kind == value_kind::sum ? sum(rng) : wide(rng));
+    const double lo = kind == value_kind::product ? 0.999 : kind == value_kind::sum ? -1.0 : -1e6;
+    const double hi = kind == value_kind::product ? 1.001 : kind == value_kind::sum ? 1.0 : 1e6;
+    fill_each(n, [&](std::uint64_t i) { v[i] = static_cast<T>(lo + (hi - lo) * unit(word(key, i))); });
   } else {
-    for (auto& x : v) {
-      std::uint64_t r[2] = {rng(), rng()};
-      std::memcpy(&x, r, sizeof(T));
-    }
+    static_assert(sizeof(T) <= 16, "values of up to two words");
+    fill_each(n, [&](std::uint64_t i) {
+      const std::uint64_t r[2] = {word(key, 2 * i), sizeof(T) > 8 ? word(key, 2 * i + 1) : 0};
+      std::memcpy(&v[i], r, sizeof(T));
+    });
   }
   return v;
 }
@@ -114,15 +149,14 @@ std::string to_string(key_pattern p) {
 
 template <class K>
 std::vector<K> make_keys(std::uint64_t n, key_pattern p, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
+  const std::uint64_t key = stream_key(seed);
   std::vector<K> k(n);
-  auto random_key = [&] {
+  auto random_key = [](std::uint64_t w) {
     if constexpr (std::is_floating_point_v<K>) {
-      return static_cast<K>(std::uniform_real_distribution<double>(-1e9, 1e9)(rng));
+      return static_cast<K>(-1e9 + 2e9 * unit(w));
     } else {
       K x;
-      std::uint64_t r = rng();
-      std::memcpy(&x, &r, sizeof x);
+      std::memcpy(&x, &w, sizeof x);
       return x;
     }
   };
@@ -130,14 +164,15 @@ std::vector<K> make_keys(std::uint64_t n, key_pattern p, std::uint64_t seed) {
     case key_pattern::random:
     case key_pattern::sorted:
     case key_pattern::reverse:
-      for (auto& x : k) x = random_key();
+      fill_each(n, [&](std::uint64_t i) { k[i] = random_key(word(key, i)); });
       if (p == key_pattern::sorted) std::sort(k.begin(), k.end());
       if (p == key_pattern::reverse) std::sort(k.begin(), k.end(), [](K a, K b) { return b < a; });
       break;
-    case key_pattern::all_equal: std::fill(k.begin(), k.end(), random_key()); break;
+    case key_pattern::all_equal: std::fill(k.begin(), k.end(), random_key(word(key, 0))); break;
     case key_pattern::few_distinct: {
-      const K d[4] = {random_key(), random_key(), random_key(), random_key()};
-      for (auto& x : k) x = d[rng() % 4];
+      const K d[4] = {random_key(word(key, 0)), random_key(word(key, 1)), random_key(word(key, 2)), random_key(word(key, 3))};
+      const std::uint64_t picks = key ^ golden;
+      fill_each(n, [&](std::uint64_t i) { k[i] = d[word(picks, i) % 4]; });
       break;
     }
     case key_pattern::specials: {
@@ -149,11 +184,64 @@ std::vector<K> make_keys(std::uint64_t n, key_pattern p, std::uint64_t seed) {
       } else if constexpr (std::is_signed_v<K>) {
         s.push_back(K(-1));
       }
-      for (auto& x : k) x = rng() % 3 == 0 ? random_key() : s[rng() % s.size()];
+      // A third of the keys random, the rest specials: both choices from words of their own streams.
+      const std::uint64_t which = key ^ golden, special = key ^ (golden << 1);
+      fill_each(n, [&](std::uint64_t i) {
+        k[i] = word(which, i) % 3 == 0 ? random_key(word(key, i)) : s[word(special, i) % s.size()];
+      });
       break;
     }
   }
   return k;
+}
+
+namespace {
+// An unsigned key that orders like T's operator< (floats: -0 before +0; no NaN).
+template <class T>
+auto order_key(T x) {
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t,
+                                                                                 std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint8_t>>>;
+  constexpr U sign = U{1} << (8 * sizeof(T) - 1);
+  U u;
+  std::memcpy(&u, &x, sizeof u);
+  if constexpr (std::is_floating_point_v<T>) return static_cast<U>(u & sign ? ~u : u | sign);
+  else if constexpr (std::is_signed_v<T>) return static_cast<U>(u ^ sign);
+  else return u;
+}
+}  // namespace
+
+template <class T>
+T nth_smallest(const std::vector<T>& v, std::uint64_t q) {
+  if (q >= v.size()) throw std::out_of_range("nth_smallest: q past the end");
+  if (v.size() < parallel_from || sizeof(T) < 2) {
+    std::vector<T> c = v;
+    std::nth_element(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(q), c.end());
+    return c[q];
+  }
+  constexpr unsigned bits = 16, shift = 8 * sizeof(T) - bits;
+  constexpr std::size_t buckets = std::size_t{1} << bits;
+  const auto count = static_cast<std::int64_t>(v.size());
+  const int threads = omp_get_max_threads();
+  std::vector<std::uint64_t> hist(buckets * static_cast<std::size_t>(threads), 0);
+#pragma omp parallel num_threads(threads)
+  {
+    std::uint64_t* const h = hist.data() + buckets * static_cast<std::size_t>(omp_get_thread_num());
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) ++h[order_key(v[static_cast<std::size_t>(i)]) >> shift];
+  }
+  std::uint64_t before = 0;
+  std::size_t b = 0;
+  for (;; ++b) {  // the bucket that holds the q-th: the first whose running count passes q
+    std::uint64_t in_b = 0;
+    for (int t = 0; t < threads; ++t) in_b += hist[buckets * static_cast<std::size_t>(t) + b];
+    if (before + in_b > q) break;
+    before += in_b;
+  }
+  std::vector<T> in_bucket;
+  for (const T x : v)
+    if ((order_key(x) >> shift) == b) in_bucket.push_back(x);
+  std::nth_element(in_bucket.begin(), in_bucket.begin() + static_cast<std::ptrdiff_t>(q - before), in_bucket.end());
+  return in_bucket[q - before];
 }
 
 #define SLUICE_GEN(T) \
@@ -163,5 +251,7 @@ SLUICE_GEN(std::uint64_t) SLUICE_GEN(float) SLUICE_GEN(double) SLUICE_GEN(sluice
 #define SLUICE_KEYS(K) template std::vector<K> make_keys<K>(std::uint64_t, key_pattern, std::uint64_t);
 SLUICE_KEYS(std::uint32_t) SLUICE_KEYS(std::int32_t) SLUICE_KEYS(float) SLUICE_KEYS(std::uint64_t) SLUICE_KEYS(std::int64_t)
 SLUICE_KEYS(double)
+#define SLUICE_NTH(T) template T nth_smallest<T>(const std::vector<T>&, std::uint64_t);
+SLUICE_NTH(std::int32_t) SLUICE_NTH(std::uint32_t) SLUICE_NTH(std::int64_t) SLUICE_NTH(std::uint64_t) SLUICE_NTH(float) SLUICE_NTH(double)
 
 }  // namespace sluice::verify

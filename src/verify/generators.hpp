@@ -35,6 +35,13 @@ enum class value_kind { bits, sum, product, minmax };
 template <class T>
 std::vector<T> make_values(std::uint64_t n, std::uint64_t seed, value_kind kind = value_kind::bits);
 
+// The q-th smallest element of v (0-based, q < v.size()): the value std::nth_element leaves at position q of a
+// copy of v, found without copying v. Large inputs: a histogram of the top 16 bits of each element's
+// order-preserving key on the OpenMP threads, then std::nth_element over the elements of the one bucket that
+// holds it. Arithmetic T, no NaN. (The benchmarks' predicate bounds: a ratio's quantile of 2^28 elements.)
+template <class T>
+T nth_smallest(const std::vector<T>& v, std::uint64_t q);
+
 enum class key_pattern { random, sorted, reverse, all_equal, few_distinct, specials };
 std::string to_string(key_pattern p);
 template <class K>

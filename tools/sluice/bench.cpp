@@ -502,10 +502,8 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
     if constexpr (std::is_arithmetic_v<T>) {
       if (!with_predicate || !primitive_wanted({"compact_if", "partition_if", "partition_unordered_if"})) continue;
       // The predicate forms: keep x < the ratio-quantile of the (uniform) input; no flags to read.
-      std::vector<T> sorted = in.host;
       const std::size_t q = static_cast<std::size_t>(ratio * static_cast<double>(n));
-      std::nth_element(sorted.begin(), sorted.begin() + (q < n ? q : n - 1), sorted.end());
-      const T bound = sorted[q < n ? q : n - 1];
+      const T bound = verify::nth_smallest(in.host, q < n ? q : n - 1);
       const double kept_if = static_cast<double>(std::count_if(in.host.begin(), in.host.end(), [&](T x) { return x < bound; }));
       measure_peers(
           r, peers, primitive::compact, "compact_if", type, ratio, b + kept_if * sizeof(T),
