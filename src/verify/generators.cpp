@@ -1,6 +1,7 @@
 #include "verify/generators.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -74,13 +75,20 @@ constexpr std::uint64_t word(std::uint64_t key, std::uint64_t i) { return finish
 // A uniform double in [0, 1) from a word's top 53 bits.
 constexpr double unit(std::uint64_t w) { return static_cast<double>(w >> 11) * 0x1.0p-53; }
 
-// f(i) for i in [0, n), on the OpenMP threads from parallel_from elements on (below, on the caller's thread: the
-// small inputs of tests and `sluice verify`, which runs on several host threads of its own).
+// f(i) for i in [0, n), on the OpenMP threads from parallel_from elements on (below, on the caller's thread).
+// Callers at once (`sluice verify` runs cases on several host threads of its own) share the threads: each takes
+// its share of them, so that they do not each start a full team.
 constexpr std::uint64_t parallel_from = std::uint64_t{1} << 16;
+std::atomic<int> fillers{0};
 template <class F>
 void fill_each(std::uint64_t n, F f) {
+  struct caller {
+    const int at_once = fillers.fetch_add(1) + 1;
+    ~caller() { fillers.fetch_sub(1); }
+  } me;
+  const int threads = std::max(1, omp_get_max_threads() / me.at_once);
   const auto count = static_cast<std::int64_t>(n);
-#pragma omp parallel for schedule(static) if (n >= parallel_from)
+#pragma omp parallel for num_threads(threads) schedule(static) if (n >= parallel_from && threads > 1)
   for (std::int64_t i = 0; i < count; ++i) f(static_cast<std::uint64_t>(i));
 }
 }  // namespace
