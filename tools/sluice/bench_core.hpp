@@ -36,7 +36,7 @@ struct buf {
   std::vector<T> host;
   device_buffer<T> dev;
   bool gpu;
-  buf(const std::vector<T>& h, device d) : host(h), gpu(d == device::cuda) {
+  buf(std::vector<T> h, device d) : host(std::move(h)), gpu(d == device::cuda) {  // a fresh input moves in, uncopied
     if (gpu) dev = device_buffer<T>(std::span<const T>(host));
   }
   std::span<T> span() { return gpu ? std::span<T>(dev.data(), dev.size()) : std::span<T>(host); }
