@@ -629,6 +629,12 @@ TEST_F(gpu, large_float_scans_repeat_bit_for_bit) {
   EXPECT_EQ(bad, 0u);
 }
 
+// Whether got begins with want's first k elements.
+template <class T>
+bool prefix_is(const std::vector<T>& got, const std::vector<T>& want, std::size_t k) {
+  return got.size() >= k && want.size() >= k && std::equal(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(k), got.begin());
+}
+
 // Large compactions: both forms take the pipelined path (from 2^24 four-byte elements on Hopper, by predicate
 // from 2^23; where it does not apply, the predicate form the single pass and the flagged form the phased one,
 // which is also asked for by name): a partial last tile whose bytes end off a 16-byte unit, an output shorter than the kept run (nothing
@@ -644,9 +650,6 @@ TEST_F(gpu, large_compactions_take_the_pipelined_path_and_capture_in_a_cuda_grap
     if (hf[i]) by_flags.push_back(h[i]);
     if (h[i] < limit) by_pred.push_back(h[i]);
   }
-  auto prefix_is = [](const std::vector<std::uint32_t>& got, const std::vector<std::uint32_t>& want, std::size_t k) {
-    return got.size() >= k && std::equal(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(k), got.begin());
-  };
   device_buffer<std::uint32_t> in(h), out(n), graphed(n), graphed_flags(n);
   const std::size_t short_size = by_flags.size() / 2 + 3;
   device_buffer<std::uint8_t> flags(hf);
@@ -728,9 +731,6 @@ void compactions_of_dense_and_sparse_tiles() {
   device_buffer<std::uint8_t> flags(hf);
   device_buffer<std::uint64_t> count(1);
   const char* spec = "decoupled-lookback:pipelined=on,blocks=2";
-  auto prefix_is = [](const std::vector<T>& got, const std::vector<T>& w, std::size_t k) {
-    return got.size() >= k && std::equal(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(k), got.begin());
-  };
   EXPECT_EQ(sluice::compact(in, flags, out, {device::cuda, spec}), want.size());
   EXPECT_TRUE(prefix_is(out.download(), want, want.size())) << "flags";
   EXPECT_EQ(sluice::compact_if(in, out, less_than(limit), {device::cuda, spec}), want.size());

@@ -207,8 +207,8 @@ namespace {
 // An unsigned key that orders like T's operator< (floats: -0 before +0; no NaN).
 template <class T>
 auto order_key(T x) {
-  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t,
-                                                                                 std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint8_t>>>;
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "the types nth_smallest is instantiated for");
+  using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
   constexpr U sign = U{1} << (8 * sizeof(T) - 1);
   U u;
   std::memcpy(&u, &x, sizeof u);
@@ -221,7 +221,7 @@ auto order_key(T x) {
 template <class T>
 T nth_smallest(const std::vector<T>& v, std::uint64_t q) {
   if (q >= v.size()) throw std::out_of_range("nth_smallest: q past the end");
-  if (v.size() < parallel_from || sizeof(T) < 2) {
+  if (v.size() < parallel_from) {
     std::vector<T> c = v;
     std::nth_element(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(q), c.end());
     return c[q];
