@@ -2,7 +2,7 @@
 // CUB's call, for issue 5's goal of sluice's time <= CUB's at 2^10-2^12 (the `_async` reduce was 1.02-1.05x
 // there: calls of 7-8 us, 0.1-0.4 us behind). Each layer is a batch of 200 calls with no synchronisation inside
 // (what the calling thread spends a call); the layers are timed in turn, 31 rounds, and the median printed.
-// Then one call between two events (the time the production suite reports), sluice and CUB in turn.
+// Then one call between two events (the time the production suite reports), sluice, CUB and the layers in turn.
 // Build (after the library, build/libsluice.a):
 //   nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include -Ibench bench/host_path.cu \
 //     build/libsluice.a -lEGL -lOpenGL -ltbb -Xcompiler -fopenmp -o host_path
@@ -120,41 +120,43 @@ int main() {
     cudaDeviceSynchronize();
     for (auto& l : layers) std::printf("n=%-6llu host %-40s %7.3f us\n", n, l.name.c_str(), median(l.us));
 
-    // One call between two events, in turn (the production suite's `_async` timing).
+    // One call between two events (the production suite's `_async` timing), the ways in turn, 201 rounds: the
+    // median time between the events, and the host's wall-clock from before the first record to after the
+    // second (the call alone, the device idle before it).
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0), cudaEventCreate(&e1);
-    std::vector<double> sl, cb;
-    auto once = [&](auto&& f) {
-      cudaEventRecord(e0);
-      f();
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, e0, e1);
-      return ms * 1e3;
+    sluice::device_buffer<u32> copy_to(n);
+    std::vector<layer> ways = {
+        {"sluice::reduce_async", [&] { sluice::reduce_async(s, result.data(), 0u, sluice::sum{}, opt); }},
+        {"cub::DeviceReduce::Sum", [&] { cub::DeviceReduce::Sum(temp, tb, in.data(), cub_result.data(), static_cast<int>(n)); }},
+        {"cuda_backend::reduce (the library's)", [&] {
+           sluice::cuda_backend::reduce<u32, sluice::sum>("vectorized", s, result.data(), 0u, sluice::sum{}, nullptr);
+         }},
+        {"vectorized::run (this file's)", [&] { vz::run<u32, sluice::sum>(in.data(), n, result.data(), 0u, sluice::sum{}, 0, "t"); }},
+        {"single_kernel launch (chevrons)", [&] { k<<<1, rp::final_threads>>>(kin, khead, ktiles, ktail, kn, kop, kinit, kres); }},
+        {"single_kernel by cuLaunchKernel", by_driver},
+        {"empty kernel launch", [] { empty_kernel<<<1, 32>>>(); }},
+        {"cudaMemcpyAsync of the input", [&] { cudaMemcpyAsync(copy_to.data(), in.data(), n * 4, cudaMemcpyDeviceToDevice); }},
     };
-    for (int r = 0; r < 201; ++r) {
-      if (r % 2) {
-        sl.push_back(once([&] { sluice::reduce_async(s, result.data(), 0u, sluice::sum{}, opt); }));
-        cb.push_back(once([&] { cub::DeviceReduce::Sum(temp, tb, in.data(), cub_result.data(), static_cast<int>(n)); }));
-      } else {
-        cb.push_back(once([&] { cub::DeviceReduce::Sum(temp, tb, in.data(), cub_result.data(), static_cast<int>(n)); }));
-        sl.push_back(once([&] { sluice::reduce_async(s, result.data(), 0u, sluice::sum{}, opt); }));
+    std::vector<std::vector<double>> host(ways.size());
+    for (int r = 0; r < 201; ++r)
+      for (std::size_t j = 0; j < ways.size(); ++j) {
+        const std::size_t c = (r + j) % ways.size();
+        const auto t0 = std::chrono::steady_clock::now();
+        cudaEventRecord(e0);
+        ways[c].f();
+        cudaEventRecord(e1);
+        host[c].push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        ways[c].us.push_back(ms * 1e3);
       }
-    }
-    std::vector<double> chev, stub, handle, drv;
-    for (int r = 0; r < 101; ++r) {
-      chev.push_back(once([&] {
-        k<<<1, rp::final_threads>>>(kin, khead, ktiles, ktail, kn, kop, kinit, kres);
-      }));
-      stub.push_back(once(by_stub)), handle.push_back(once(by_handle)), drv.push_back(once(by_driver));
-    }
-    std::printf("n=%-6llu one launch of single_kernel: chevrons %.2f us, cudaLaunchKernel by stub %.2f, by handle %.2f, cuLaunchKernel %.2f\n", n,
-                median(chev), median(stub), median(handle), median(drv));
+    for (std::size_t c = 0; c < ways.size(); ++c)
+      std::printf("n=%-6llu one call %-40s %6.2f us between events, host %6.2f us\n", n, ways[c].name.c_str(), median(ways[c].us), median(host[c]));
     u32 r1 = 0, r2 = 0;
     cudaMemcpy(&r1, result.data(), 4, cudaMemcpyDeviceToHost), cudaMemcpy(&r2, cub_result.data(), 4, cudaMemcpyDeviceToHost);
-    std::printf("n=%-6llu one call: sluice %.2f us, cub %.2f us, ratio %.3f; sums %s\n", n, median(sl), median(cb), median(sl) / median(cb),
-                r1 == r2 ? "equal" : "DIFFER");
+    std::printf("n=%-6llu one call: sluice / cub %.3f; sums %s\n", n, median(ways[0].us) / median(ways[1].us), r1 == r2 ? "equal" : "DIFFER");
     cudaEventDestroy(e0), cudaEventDestroy(e1);
   }
   cudaFree(temp);
