@@ -376,6 +376,30 @@ TEST_F(gpu, host_pointer_is_refused) {
   expect_error(errc::invalid_argument, {"sluice::reduce:", "'in'", "host memory"}, [&] { (void)sluice::reduce(host, 0u, sum{}, {device::cuda}); });
 }
 
+// The pointer check passes device memory on the driver's one answer (the memory type); managed memory takes
+// the runtime's full answer and is taken, pinned host memory is host memory and refused, as pageable memory is.
+TEST_F(gpu, managed_memory_is_taken_and_pinned_host_memory_refused) {
+  const std::size_t n = 1000;
+  std::uint32_t* managed = nullptr;
+  ASSERT_EQ(cudaMallocManaged(&managed, (n + 1) * sizeof(std::uint32_t)), cudaSuccess);
+  for (std::size_t i = 0; i < n; ++i) managed[i] = static_cast<std::uint32_t>(i);
+  const std::span<const std::uint32_t> in(managed, n);
+  EXPECT_EQ(sluice::reduce(in, 0u, sum{}, {device::cuda}), n * (n - 1) / 2);
+  sluice::reduce_async(in, managed + n, 0u, sum{}, {device::cuda});  // the result into managed memory too
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(managed[n], n * (n - 1) / 2);
+  EXPECT_EQ(cudaFree(managed), cudaSuccess);
+
+  std::uint32_t* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(&pinned, 16 * sizeof(std::uint32_t)), cudaSuccess);
+  device_buffer<std::uint32_t> on_device(std::vector<std::uint32_t>(16, 1));
+  expect_error(errc::invalid_argument, {"sluice::reduce:", "'in'", "host memory"},
+               [&] { (void)sluice::reduce(std::span<const std::uint32_t>(pinned, 16), 0u, sum{}, {device::cuda}); });
+  expect_error(errc::invalid_argument, {"sluice::reduce_async:", "'result'", "host memory"},
+               [&] { sluice::reduce_async(on_device, pinned, 0u, sum{}, {device::cuda}); });
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+
 TEST_F(gpu, bad_parameters_name_the_algorithm_and_the_choices) {
   device_buffer<std::uint32_t> v(std::vector<std::uint32_t>(100, 1));
   device_buffer<std::uint8_t> f(std::vector<std::uint8_t>(100, 1));
