@@ -120,6 +120,25 @@ __device__ T warp_reduce_in_order(T v, Op op) {
   return v;
 }
 
+// The same for the operators that commute (`commutes`): one redux.sync where the hardware has it (sum, minimum
+// and maximum of 32-bit integers: exact in any order), else the in-order tree above.
+template <class T, class Op>
+__device__ T warp_reduce_commuting(T v, Op op) {
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 4) {
+    using word = std::conditional_t<std::is_signed_v<T>, int, unsigned>;
+    if constexpr (std::is_same_v<Op, sluice::sum>)
+      return static_cast<T>(__reduce_add_sync(0xffffffffu, static_cast<unsigned>(v)));  // two's complement: the same bits
+    else if constexpr (std::is_same_v<Op, sluice::minimum>)
+      return static_cast<T>(__reduce_min_sync(0xffffffffu, static_cast<word>(v)));
+    else if constexpr (std::is_same_v<Op, sluice::maximum>)
+      return static_cast<T>(__reduce_max_sync(0xffffffffu, static_cast<word>(v)));
+    else
+      return warp_reduce_in_order(v, op);
+  } else {
+    return warp_reduce_in_order(v, op);
+  }
+}
+
 // The same for values that may be empty (maybe_op leaves an empty side out).
 template <class T, class Op>
 __device__ maybe<T> warp_reduce_maybe_in_order(maybe<T> m, maybe_op<T, Op> mop) {
@@ -178,7 +197,7 @@ __device__ T fold_warp_run(const T* body, u64 from, u64 to, Op op) {
   if constexpr (Commuting && commutes<T, Op>) {
     T x = fold_lane<P>(body + from * P::warp_tile, op);
     for (u64 t = from + 1; t < to; ++t) x = op(x, fold_lane<P>(body + t * P::warp_tile, op));
-    return warp_reduce_in_order(x, op);
+    return warp_reduce_commuting(x, op);
   } else {
     maybe<T> acc{T{}, false};
     for (u64 t = from; t < to; ++t) acc = fold_warp_tile<P>(acc, body + t * P::warp_tile, op);
@@ -540,8 +559,20 @@ __global__ void __launch_bounds__(P::final_threads)
   __syncthreads();
   if (threadIdx.x != 0) return;
   T r = init;
-  for (u64 i = 0; i < head; ++i) r = op(r, in[i]);
-  for (unsigned w = 0; w < busy; ++w) r = op(r, part[w]);
+  if constexpr (P::single_commuting && commutes<T, Op>) {
+    // Bounds known at compile time (head < per_vector, busy <= warps): every load is issued before the first
+    // combination waits on one (ncu, stop 45's run 8: with the warps' redux.sync 0.20-0.32 us less at 2^12;
+    // the same loops in the in-order kernel took 0.15 us less without a tail and 0.23 us more with one).
+#pragma unroll
+    for (unsigned i = 0; i + 1 < P::per_vector; ++i)
+      if (i < head) r = op(r, in[i]);
+#pragma unroll
+    for (unsigned w = 0; w < P::warps; ++w)
+      if (w < busy) r = op(r, part[w]);
+  } else {
+    for (u64 i = 0; i < head; ++i) r = op(r, in[i]);
+    for (unsigned w = 0; w < busy; ++w) r = op(r, part[w]);
+  }
   if (Tail && tail_at < n) r = op(r, part[P::warps]);
   *result = r;
 }
