@@ -1,10 +1,12 @@
 // The pipelined scan with the compaction's stop-32 changes (not part of the build): the wide look-back and
 // buffers released after A, against the default shape, at 2^28 u32 (inclusive and exclusive sums) and f32
 // (inclusive, run twice: bitwise the same), beside a device copy; every u32 output checked against the host.
+// Argument "buffers" (stop 46): the library's shape against two buffers and 3-4 blocks an SM (WR6v2B3 and below).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/scan_wide.cu src/runtime.cpp src/gl/unavailable.cpp -o scan_wide
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "event_median.cuh"
@@ -27,13 +29,20 @@ using WR7v2 = dl::pipeline<unsigned, 7, 2, 2, schedule::keep, 2, true, true>;
 // Stop 41's `l2` (the default with L2 evict_first policies on its bulk copies; no gain, run 3): commit d5525a7.
 // Stop 43 (`scan_wide perthread`, run 3; build commit d9ad959): the wide look-back's aggregates read 2 a thread
 // (grids to 512 blocks) against 4, in turn: 0.970-0.973 of the copy against 0.955-0.959; 2 is the constant since.
+// Stop 46 (argument "buffers", on an H200): two buffers and more blocks an SM, which two buffers' 72 KiB
+// (6 vectors) or 48 KiB (4 vectors) of shared memory a block allow.
+using WR6v2B3 = dl::pipeline<unsigned, 6, 2, 3, schedule::keep, 2, true, true>;
+using WR5v2B3 = dl::pipeline<unsigned, 5, 2, 3, schedule::keep, 2, true, true>;
+using WR4v2B4 = dl::pipeline<unsigned, 4, 2, 4, schedule::keep, 2, true, true>;
 using FD = dl::pipeline<float>;
 using FWR5v4 = dl::pipeline<float, 5, 4, 2, schedule::keep, 2, true, true>;
 using FWR6v3 = dl::pipeline<float, 6, 3, 2, schedule::keep, 2, true, true>;
+using FWR6v2 = dl::pipeline<float, 6, 2, 2, schedule::keep, 2, true, true>;
 
 int failures = 0;
 
-int main() {
+int main(int argc, char** argv) {
+  const bool buffers = argc > 1 && std::string_view(argv[1]) == "buffers";
   const u64 n = u64{1} << 28;
   std::vector<unsigned> h(n), ref(n), got(n);
   std::mt19937 g(3);
@@ -71,7 +80,14 @@ int main() {
     const float exc = event_median_ms(3, 15, [] {}, [&] { run(n, false); });                                      \
     std::printf("u32 %-34s inclusive %.4f ms %.3f of copy, exclusive %.4f ms %.3f of copy\n", NAME, inc, copy / inc, exc, copy / exc); \
   }
-  for (int rep = 0; rep < 2; ++rep) {
+  for (int rep = 0; buffers && rep < 2; ++rep) {
+    CFG("wide release 6v 3s lag 2 (library)", WR6v3)
+    CFG("wide release 6v 2s lag 2", WR6v2)
+    CFG("wide release 6v 2s 3/SM", WR6v2B3)
+    CFG("wide release 5v 2s 3/SM", WR5v2B3)
+    CFG("wide release 4v 2s 4/SM", WR4v2B4)
+  }
+  for (int rep = 0; !buffers && rep < 2; ++rep) {
     CFG("default 5v 5s lag 2", D)
     CFG("release 5v 4s lag 2", R5v4)
     CFG("wide 5v 5s lag 2", W5v5)
@@ -104,9 +120,16 @@ int main() {
     std::printf("f32 %-34s inclusive %.4f ms %.3f of copy; the first run and the 19th bitwise the same: %s; last %g\n", NAME, t, copy / t, \
                 same ? "yes" : "NO", static_cast<double>(again[n - 1]));                                             \
   }
-  FCFG("default 5v 5s lag 2", FD)
-  FCFG("wide release 5v 4s lag 2", FWR5v4)
-  FCFG("wide release 6v 3s lag 2", FWR6v3)
+  if (buffers) {
+    FCFG("wide release 6v 3s lag 2 (library)", FWR6v3)
+    FCFG("wide release 6v 2s lag 2", FWR6v2)
+    FCFG("wide release 6v 3s lag 2 (library)", FWR6v3)
+    FCFG("wide release 6v 2s lag 2", FWR6v2)
+  } else {
+    FCFG("default 5v 5s lag 2", FD)
+    FCFG("wide release 5v 4s lag 2", FWR5v4)
+    FCFG("wide release 6v 3s lag 2", FWR6v3)
+  }
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
   return failures != 0;
 }

@@ -5,7 +5,7 @@
 // lookback::launch_states) then folds init and the blocks' partials, one more block of the grid having folded
 // the head and the tail into slots of their own (fold_edges): one launch. Up to
 // 128 KiB of input one block does it all, each warp folding a contiguous run of warp tiles. From
-// 256 MiB on (dynamic=auto), the blocks instead draw chunks of 8 x 4 warp tiles (64 KiB) from a ticket
+// 256 MiB on (dynamic=auto), the blocks instead draw chunks of 8 x 8 warp tiles (128 KiB) from a ticket
 // counter, so that no SM reads alone at the end while others are done (the blocks of an equal share end
 // over the last three tenths of the kernel's time on the H100); each chunk's partial goes to its own slot
 // and the last block folds them in chunk order. Every combination is in input order (within a vector,
@@ -13,7 +13,7 @@
 // works, except in the one-block kernel for the built-in operators that commute (`commutes`), where each
 // lane first folds its own elements of its warp's tiles (stop 38). Either way the order is fixed by n, the
 // start's alignment and the device's SM count (dynamic: not the SM count), so floating-point sums are
-// identical from run to run. Moves: the input read once; partials are a few KB (dynamic: 8 bytes per 64 KiB).
+// identical from run to run. Moves: the input read once; partials are a few KB (dynamic: 8 bytes per 128 KiB).
 #pragma once
 #include <cub/block/block_reduce.cuh>
 
@@ -44,10 +44,13 @@ struct policy {
   // 65536 elements, it beats two launches up to 32768 and is level at 65536.
   static constexpr u64 single_launch_bytes = u64{1} << 17;
   static constexpr u64 single_launch_max = single_launch_bytes / sizeof(T);
-  // Dynamic chunks (bench/reduce_tuning.cu dynamic, docs/performance.md "Reduce"): 8 x 4 warp tiles (64 KiB)
-  // measured best of 2, 4, 8 and 16 per warp at 2^26-2^28 (1.00-1.01x CUB's time against the equal share's
-  // 1.02-1.03x); at 2^24 the equal share was level or ahead, so auto takes chunks from 256 MiB of input.
-  static constexpr unsigned chunk_warp_tiles = 4;
+  // Dynamic chunks (bench/reduce_tuning.cu dynamic, docs/performance.md "Reduce"): 8 x 8 warp tiles (128 KiB).
+  // On the H100 (stop 28) 4, 8 and 16 per warp measured alike at 2^27-2^30 (64 and 128 KiB within 0.3%), 64 KiB
+  // 0.5-1% ahead at 2^26 (1.00-1.01x CUB's time against the equal share's 1.02-1.03x); on the H200 (stop 46,
+  // run 4) 128 KiB chunks 0.997-1.012x CUB's time at 2^26-2^30 where 64 KiB took 1.017-1.042x (its 1.4 times
+  // the H100's bandwidth drains a chunk sooner, and the draws between chunks count more). At 2^24 the equal
+  // share was level or ahead on both, so auto takes chunks from 256 MiB of input.
+  static constexpr unsigned chunk_warp_tiles = 8;
   static constexpr u64 chunk_tiles = u64{warps} * chunk_warp_tiles;
   static constexpr u64 dynamic_from_bytes = u64{1} << 28;
   // dynamic_kernel's grid: 0, as many blocks as the device holds at once (it takes 64-91 registers a thread,
