@@ -152,10 +152,14 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // which guarantees it (dynamic tile numbers, which would not need it, measured slower: they order the
 // rounds' tiles only loosely, docs/performance.md).
 // Defaults (scan_pipeline below) measured on the H100 (bench/scan_wide.cu, bench/pipelined_scan_tuning.cu,
-// docs/performance.md): tiles of 6 vectors per thread (24 KiB), 3 buffers released after A and a staging
+// docs/performance.md): tiles of 6 vectors per thread (24 KiB), 2 buffers released after A and a staging
 // buffer, 2 blocks per SM, the scan kept, a lag of 2 rounds, the wide look-back (stop 32: 0.941-0.946 of
 // the copy at 2^28 for u32, 0.933 for f32, against 0.917-0.920 with stop 27's 20 KiB tiles, 5 buffers and
-// the walk back); from 2^24 four-byte elements on. The wide look-back combines the aggregates in one fixed
+// the walk back); from 2^24 four-byte elements on. Buffers: 3 until stop 46; 2 and 3 measured alike on the
+// H100 (stop 33: 0.946-0.959 against 0.943-0.954), and on the H200 (stop 46, runs 4-5) 2 moved 0.890-0.898
+// of the copy against 3's 0.867-0.875 (f32 0.891-0.894 against 0.873): the H200's 1.4 times the bandwidth
+// drains the loads sooner and fewer bytes queue ahead of the look-back's words. 3 blocks an SM with 2 buffers
+// spill (0.44-0.70). The wide look-back combines the aggregates in one fixed
 // order, so float scans on this path repeat bit for bit. For 8-byte elements every configuration measured
 // slower than the single pass (0.50-0.60 of the copy against 0.84 at 2^26), so they keep it.
 // How a round treats the tile it stores (measured in docs/performance.md, "The pipelined scan"):
@@ -197,7 +201,7 @@ struct pipeline {
 };
 
 template <class T>
-using scan_pipeline = pipeline<T, 6, 3, 2, schedule::keep, 2, true, true>;
+using scan_pipeline = pipeline<T, 6, 2, 2, schedule::keep, 2, true, true>;
 
 template <class T, class Op, class Tuning, class Pipe>
 __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
