@@ -46,8 +46,8 @@ struct policy {
   static constexpr u64 single_launch_max = single_launch_bytes / sizeof(T);
   // Dynamic chunks (bench/reduce_tuning.cu dynamic, docs/performance.md "Reduce"): 8 x 8 warp tiles (128 KiB).
   // On the H100 (stop 28) 4, 8 and 16 per warp measured alike at 2^27-2^30 (64 and 128 KiB within 0.3%), 64 KiB
-  // 0.5-1% ahead at 2^26 (1.00-1.01x CUB's time against the equal share's 1.02-1.03x); on the H200 (stop 46,
-  // run 4) 128 KiB chunks 0.997-1.012x CUB's time at 2^26-2^30 where 64 KiB took 1.017-1.042x (its 1.4 times
+  // 0.2-1.6% ahead at 2^26 (1.00-1.01x CUB's time against the equal share's 1.02-1.03x); on the H200 (stop 46,
+  // runs 4-5) 128 KiB chunks 0.990-1.015x CUB's time at 2^26-2^30 where 64 KiB took 1.007-1.045x (its 1.4 times
   // the H100's bandwidth drains a chunk sooner, and the draws between chunks count more). At 2^24 the equal
   // share was level or ahead on both, so auto takes chunks from 256 MiB of input.
   static constexpr unsigned chunk_warp_tiles = 8;
