@@ -13,4 +13,10 @@ mkdir -p .device/lib
 for lib in $(ldd build/tools/sluice/sluice | awk '/libgomp|libtbb/ {print $3}'); do cp -L "$lib" .device/lib/; done
 bins="$bins lib"
 tar czf .device/bins.tar.gz -C .device $bins && (cd .device && rm -rf $bins)
+# The binaries link libEGL and libOpenGL (the gl device), which the device machine lacks: their Debian packages go
+# into .gl/ (git-ignored; carry it too), which scripts/device_prologue.sh unpacks there.
+if ! compgen -G ".gl/libegl1_*.deb" >/dev/null; then
+  mkdir -p .gl && (cd .gl && apt-get download libegl1 libopengl0 libglvnd0 >/dev/null 2>&1) ||
+    echo "stage: could not download libegl1 libopengl0 libglvnd0 into .gl/ (apt-get update first?)"
+fi
 du -sh .device
