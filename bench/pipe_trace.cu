@@ -16,6 +16,7 @@
 // build commit 8450ebb). Traced, the wide look-back also counts thread 0's re-reads of words not yet published.
 // `perthread` (stop 43, run 3: the wide look-back's counts read 2 a thread against 4; build commit d9ad959).
 // `twoended` and `traceteo` (stop 44, run 1: two-ended staging and a cursor; build commit 9b924bc).
+// `h200` (stop 46: 3-4 buffers for compact_if and the partition pass, on an H200; build without the trace).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -264,6 +265,23 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "h200") {  // stop 46: more buffers on an H200; build without the trace
+    harness<unsigned> u;
+    u.yardstick();
+    for (double r : {0.1, 0.5, 0.9}) {
+      u.pred<R_7v2s_w2>("release 7v 2s 2b lag 2 wide (default)", r);
+      u.pred<R_7v3s_w2>("release 7v 3s 2b lag 2 wide", r);
+      u.pred<R_6v3s_w2>("release 6v 3s 2b lag 2 wide", r);
+      u.pred<R_5v4s_w2>("release 5v 4s 2b lag 2 wide", r);
+    }
+    for (double r : {0.1, 0.9}) {
+      u.pred<PP_6v2s_w2, sl::mode::partition>("pass release 6v 2s 2b lag 2 wide (default)", r);
+      u.pred<PP_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", r);
+      u.pred<PP_5v3s_w2, sl::mode::partition>("pass release 5v 3s 2b lag 2 wide", r);
+      u.pred<PP_5v4s_w2, sl::mode::partition>("pass release 5v 4s 2b lag 2 wide", r);
+    }
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "final") {  // stop 42: the default shapes' rounds traced (build with the trace)
     harness<unsigned> u;
     u.yardstick();
