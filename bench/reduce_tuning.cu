@@ -571,7 +571,7 @@ struct study {
       commuting_row<true, 4, 8, 1, ld::plain, true>("commuting block runs 4 vec 8/SM 1 wave, pool", timed);
     }
     if (mid_rows) {  // the middle sizes: the library's two bodies and other shapes of the equal shares
-      row<vectorized::policy<T>>("library, dynamic=on (64 KiB chunks)", timed, vectorized::setting::on);
+      row<vectorized::policy<T>>("library, dynamic=on (its chunks)", timed, vectorized::setting::on);
       row<cfg<T, 2, 8>>("2 vec  8/SM", timed);
       row<cfg<T, 8, 8>>("8 vec  8/SM", timed);
       row<cfg<T, 4, 4>>("4 vec  4/SM", timed);
@@ -616,7 +616,7 @@ struct study {
       return;
     }
     if (occupancy_rows && n > small_max) {  // each twice (the second time in the other order), CUB again between
-      row<vectorized::policy<T>>("library, dynamic=on (64 KiB, 3/SM)", timed, vectorized::setting::on);
+      row<vectorized::policy<T>>("library, dynamic=on (its chunks, 3/SM)", timed, vectorized::setting::on);
       row<occupancy_cfg<T, 1>>("dynamic=on 8/SM, 16 KiB chunks", timed, vectorized::setting::on);
       row<occupancy_cfg<T, 2>>("dynamic=on 8/SM, 32 KiB chunks", timed, vectorized::setting::on);
       row<occupancy_cfg<T, 4>>("dynamic=on 8/SM, 64 KiB chunks", timed, vectorized::setting::on);
@@ -626,13 +626,13 @@ struct study {
       row<occupancy_cfg<T, 4>>("dynamic=on 8/SM, 64 KiB chunks", timed, vectorized::setting::on);
       row<occupancy_cfg<T, 2>>("dynamic=on 8/SM, 32 KiB chunks", timed, vectorized::setting::on);
       row<occupancy_cfg<T, 1>>("dynamic=on 8/SM, 16 KiB chunks", timed, vectorized::setting::on);
-      row<vectorized::policy<T>>("library, dynamic=on (64 KiB, 3/SM)", timed, vectorized::setting::on);
+      row<vectorized::policy<T>>("library, dynamic=on (its chunks, 3/SM)", timed, vectorized::setting::on);
       row<vectorized::policy<T>>("default (again)", timed);
       return;
     }
     if (dynamic_rows) {  // the library's two bodies, forced
       row<vectorized::policy<T>>("library, dynamic=off (equal shares)", timed, vectorized::setting::off);
-      row<vectorized::policy<T>>("library, dynamic=on (64 KiB chunks)", timed, vectorized::setting::on);
+      row<vectorized::policy<T>>("library, dynamic=on (its chunks)", timed, vectorized::setting::on);
     }
     if (bulk_rows || dynamic_rows) {  // dynamic chunks (partials in `out`)
       dynamic_row<2>("dynamic chunks of 8 x 2 warp tiles (32K)", timed);
