@@ -13,7 +13,8 @@
 // "fold": the same sizes with the last block's fold of the partials at 4, 8 and 16 loads a lane (stop 35);
 // "occupancy": 2^20 and 2^22 to 2^28 with the dynamic kernel at 8 blocks an SM (stop 38), each row twice;
 // "order": 2^10 to 2^17 with the one-block kernel's fold in input order against the default, whose lanes fold
-// their own elements first for the built-in operators that commute; "lastfold": 2^22 to 2^26 with the
+// their own elements first for the built-in operators that commute; "edges" (stop 46): the library's 128 KiB chunks
+// and 64 KiB ones at n and at in + 1, n - 2 (the kernels with the edges' code), from 2^24; "lastfold": 2^22 to 2^26 with the
 // equal-share body whose last block folds the partials as T by runs of vectors (stop 38's run 2 took "order" where the
 // policy's flag also turned the lanes' fold on in the body and dynamic kernels; it measured slower there at
 // 2^22-2^23 and they keep the fold in order).
@@ -419,6 +420,7 @@ bool fold_rows = false;       // "fold": the last block's fold of the partials, 
 bool occupancy_rows = false;  // "occupancy": the dynamic kernel at 8 blocks an SM, 2^20 to 2^28
 bool lastfold_rows = false;   // "lastfold": the body's partials as T, folded by runs of vectors, 2^22 to 2^26
 bool order_rows = false;      // "order": the one-block kernel's lanes' own folds (the library's) against input order
+bool edges_rows = false;      // "edges": the dynamic chunks of 128 and 64 KiB at n and with a head and a tail (in + 1, n - 2)
 u64 b2b_max = u64{1} << 16;   // back-to-back times up to here
 constexpr u64 small_max = u64{1} << 16;  // up to here: the single-launch grid, more repetitions, back-to-back times
 
@@ -607,6 +609,23 @@ struct study {
       row<body_fold_cfg<T, 2>>("equal shares, last block folds 2 vectors a lane", timed, vectorized::setting::off);
       return;
     }
+    if (edges_rows && n > small_max) {  // stop 46: 128 KiB chunks spill 4-8 bytes with the edges' code (64 KiB: none)
+      const auto shifted = [&](const char* label, auto launch) {  // in + 1, n - 2: a head of 3 elements and a tail
+        if (timed) report(label, time([&] { launch(in + 1, n - 2, result); }), 0);
+      };
+      row<vectorized::policy<T>>("library (128 KiB chunks) at n", timed);
+      shifted("library (128 KiB chunks) at in + 1, n - 2",
+              [](const T* p, u64 m, T* r) { vectorized::run<T, sluice::sum, vectorized::policy<T>>(p, m, r, T{}, sluice::sum{}, 0, "t"); });
+      dynamic_row<4>("64 KiB chunks at n", timed);
+      shifted("64 KiB chunks at in + 1, n - 2", [](const T* p, u64 m, T* r) {
+        vectorized::run<T, sluice::sum, chunk_cfg<T, 4>>(p, m, r, T{}, sluice::sum{}, 0, "t", vectorized::setting::on);
+      });
+      shifted("cub at in + 1, n - 2", [this](const T* p, u64 m, T* r) { cub_reduce(p, m, r); });
+      row<vectorized::policy<T>>("library (128 KiB chunks) at n (again)", timed);
+      shifted("library (128 KiB chunks) at in + 1, n - 2 (again)",
+              [](const T* p, u64 m, T* r) { vectorized::run<T, sluice::sum, vectorized::policy<T>>(p, m, r, T{}, sluice::sum{}, 0, "t"); });
+      return;
+    }
     if (order_rows) {  // each twice, CUB again between
       using in_order = vectorized::policy<T, 4, 8, 0, 8, 1, false>;
       row<in_order>("one-block kernel in input order", timed);
@@ -686,7 +705,7 @@ struct study {
         if (!quick || k == 10 || k == 12 || k == 13 || k == 14 || k == 16) sizes.push_back({u64{1} << k, true});
     }
     for (u64 k : {24, 26, 27, 28, 30})
-      if ((u64{1} << k) <= top && !small_only && !mid_rows && !occupancy_rows && !order_rows && !lastfold_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows || fold_rows) && (k == 26 || k == 27 || k == 30)) || (fold_rows && k == 25))) sizes.push_back({u64{1} << k, true});
+      if ((u64{1} << k) <= top && !small_only && !mid_rows && !occupancy_rows && !order_rows && !lastfold_rows && (!quick || k == 24 || k == 28 || ((commuting_rows || bulk_rows || dynamic_rows || grid_rows || fold_rows || edges_rows) && (k == 26 || k == 27 || k == 30)) || (fold_rows && k == 25))) sizes.push_back({u64{1} << k, true});
     for (u64 m : {u64{0}, u64{1}, u64{31}, u64{4097}, u64{12345}, u64{33000}, u64{100003}, (u64{1} << 20) + 12345})
       sizes.push_back({m, false});
     std::sort(sizes.begin(), sizes.end());
@@ -721,6 +740,8 @@ int main(int argc, char** argv) {
   occupancy_rows = argc > 1 && std::string_view(argv[1]) == "occupancy";
   order_rows = argc > 1 && std::string_view(argv[1]) == "order";
   lastfold_rows = argc > 1 && std::string_view(argv[1]) == "lastfold";
+  edges_rows = argc > 1 && std::string_view(argv[1]) == "edges";
+  if (edges_rows) quick = true;  // the quick sizes
   if (mid_rows) b2b_max = u64{1} << 23;
   quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows || occupancy_rows || order_rows || lastfold_rows;
   try {
