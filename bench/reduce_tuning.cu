@@ -613,17 +613,16 @@ struct study {
       const auto shifted = [&](const char* label, auto launch) {  // in + 1, n - 2: a head of 3 elements and a tail
         if (timed) report(label, time([&] { launch(in + 1, n - 2, result); }), 0);
       };
+      const auto library = [](const T* p, u64 m, T* r) { vectorized::run<T, sluice::sum>(p, m, r, T{}, sluice::sum{}, 0, "t"); };
       row<vectorized::policy<T>>("library (128 KiB chunks) at n", timed);
-      shifted("library (128 KiB chunks) at in + 1, n - 2",
-              [](const T* p, u64 m, T* r) { vectorized::run<T, sluice::sum, vectorized::policy<T>>(p, m, r, T{}, sluice::sum{}, 0, "t"); });
+      shifted("library (128 KiB chunks) at in + 1, n - 2", library);
       dynamic_row<4>("64 KiB chunks at n", timed);
       shifted("64 KiB chunks at in + 1, n - 2", [](const T* p, u64 m, T* r) {
         vectorized::run<T, sluice::sum, chunk_cfg<T, 4>>(p, m, r, T{}, sluice::sum{}, 0, "t", vectorized::setting::on);
       });
       shifted("cub at in + 1, n - 2", [this](const T* p, u64 m, T* r) { cub_reduce(p, m, r); });
       row<vectorized::policy<T>>("library (128 KiB chunks) at n (again)", timed);
-      shifted("library (128 KiB chunks) at in + 1, n - 2 (again)",
-              [](const T* p, u64 m, T* r) { vectorized::run<T, sluice::sum, vectorized::policy<T>>(p, m, r, T{}, sluice::sum{}, 0, "t"); });
+      shifted("library (128 KiB chunks) at in + 1, n - 2 (again)", library);
       return;
     }
     if (order_rows) {  // each twice, CUB again between
@@ -741,9 +740,8 @@ int main(int argc, char** argv) {
   order_rows = argc > 1 && std::string_view(argv[1]) == "order";
   lastfold_rows = argc > 1 && std::string_view(argv[1]) == "lastfold";
   edges_rows = argc > 1 && std::string_view(argv[1]) == "edges";
-  if (edges_rows) quick = true;  // the quick sizes
   if (mid_rows) b2b_max = u64{1} << 23;
-  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows || occupancy_rows || order_rows || lastfold_rows;
+  quick = quick || commuting_rows || bulk_rows || dynamic_rows || mid_rows || grid_rows || fold_rows || occupancy_rows || order_rows || lastfold_rows || edges_rows;
   try {
     std::size_t free_bytes = 0, total = 0;
     cudaMemGetInfo(&free_bytes, &total);
