@@ -17,6 +17,11 @@
 // `perthread` (stop 43, run 3: the wide look-back's counts read 2 a thread against 4; build commit d9ad959).
 // `twoended` and `traceteo` (stop 44, run 1: two-ended staging and a cursor; build commit 9b924bc).
 // `h200` (stop 46: 3-4 buffers for compact_if and the partition pass, on an H200; build without the trace).
+// `ceiling` (stop 47: the default shapes, built a second time with -DSLUICE_COMPACT_STUDY_SKIP_LOOKBACK: the
+// wide look-back reads no counts, each tile's run goes to out + its first index; outputs wrong, not checked);
+// `pass50` (stop 47: partition's pipelined pass, the default shape, at 50% kept, for ncu); `banks` (stop 47: the
+// default shapes, u32 and u64, built from the library's headers and again with
+// docs/results/h200/stop47/compact-register-banks.patch applied: the held tiles in register banks).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -122,6 +127,7 @@ struct harness {
   // Every element and the count against the host, at n and n - 12345 (compact: a short capacity too).
   template <class F>
   void check(const char* what, bool partition, F launch) {
+    if (sl::study_skip_lookback) return;  // the outputs are wrong by design
     for (u64 m : {n, n - 12345}) {
       const u64 cap = partition ? m : m - m / 3;
       cudaMemset(out, 0xab, n * sizeof(T));
@@ -265,6 +271,37 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "ceiling") {  // stop 47: the default with and without B's loads
+    // (a second binary built with -DSLUICE_COMPACT_STUDY_SKIP_LOOKBACK), without the trace, on an H200
+    if (sl::study_skip_lookback) std::printf("built with SLUICE_COMPACT_STUDY_SKIP_LOOKBACK: no look-back, outputs wrong, not checked\n");
+    harness<unsigned> u;
+    u.yardstick();
+    for (int rep = 0; rep < 2; ++rep) {
+      for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>>("release 7v 2s 2b lag 2 wide (default)", r);
+      u.flags<sl::compact_pipeline<unsigned, true>>("release 7v 2s 2b lag 2 wide (default)", 0.1);
+    }
+    return finish();
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "banks") {  // stop 47: the library's shapes, for builds before and after
+    {                                                         // rotate_rounds (registers in banks)
+      harness<unsigned> u;
+      u.yardstick();
+      for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>>("compact (default)", r);
+      for (double r : {0.1, 0.5}) u.flags<sl::compact_pipeline<unsigned, true>>("compact (default)", r);
+      u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition>("pass (default)", 0.9);
+    }
+    harness<unsigned long long> q;
+    q.yardstick();
+    for (double r : {0.1, 0.5}) q.pred<sl::compact_pipeline<unsigned long long, false>>("compact (default)", r);
+    q.pred<sl::partition_pipeline<unsigned long long>, sl::mode::partition>("pass (default)", 0.9);
+    return finish();
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "pass50") {  // stop 47: partition's pass at 50% kept, for ncu
+    harness<unsigned> u;
+    u.yardstick();
+    u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition>("pass release 6v 2s 2b lag 2 wide (default)", 0.5);
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "h200") {  // stop 46: more buffers on an H200; build without the trace
     harness<unsigned> u;
     u.yardstick();

@@ -2,6 +2,8 @@
 // buffers released after A, against the default shape, at 2^28 u32 (inclusive and exclusive sums) and f32
 // (inclusive, run twice: bitwise the same), beside a device copy; every u32 output checked against the host.
 // Argument "buffers" (stop 46): the library's shape against two buffers and 3-4 blocks an SM (WR6v2B3 and below).
+// Argument "ceiling" (stop 47): the library's shape with and without B's loads (build a second binary with
+// -DSLUICE_SCAN_STUDY_SKIP_LOOKBACK).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include bench/scan_wide.cu src/runtime.cpp src/gl/unavailable.cpp -o scan_wide
 #include <cstdio>
 #include <cstring>
@@ -43,6 +45,7 @@ int failures = 0;
 
 int main(int argc, char** argv) {
   const bool buffers = argc > 1 && std::string_view(argv[1]) == "buffers";
+  const bool ceiling = argc > 1 && std::string_view(argv[1]) == "ceiling";
   const u64 n = u64{1} << 28;
   std::vector<unsigned> h(n), ref(n), got(n);
   std::mt19937 g(3);
@@ -74,11 +77,23 @@ int main(int argc, char** argv) {
       dl::run<unsigned, sluice::sum, lookback::tuning, PIPE>(in, out, m, inclusive, 7u, sluice::sum{}, 0, "t",  \
                                                              dl::pipeline_settings{sluice::detail::setting::on}); \
     };                                                                                                           \
-    if (rep == 0)                                                                                                \
+    if (rep == 0 && !dl::study_skip_lookback)                                                                   \
       for (u64 m : {n, n - 4097, u64{20000}, u64{1}}) check(NAME, true, m, run), check(NAME, false, m, run);     \
     const float inc = event_median_ms(3, 15, [] {}, [&] { run(n, true); });                                       \
     const float exc = event_median_ms(3, 15, [] {}, [&] { run(n, false); });                                      \
     std::printf("u32 %-34s inclusive %.4f ms %.3f of copy, exclusive %.4f ms %.3f of copy\n", NAME, inc, copy / inc, exc, copy / exc); \
+  }
+  // Stop 47 (argument "ceiling", on an H200): the library's shape and 3 buffers, each built twice: as is, and with
+  // -DSLUICE_SCAN_STUDY_SKIP_LOOKBACK (B reads no aggregates: what the pipeline's chain moves without the
+  // look-back's loads; the outputs are then wrong and not checked). Three pairs, f32 not run.
+  if (dl::study_skip_lookback) std::printf("built with SLUICE_SCAN_STUDY_SKIP_LOOKBACK: no look-back, outputs wrong, not checked\n");
+  for (int rep = 0; ceiling && rep < 3; ++rep) {
+    CFG("wide release 6v 2s lag 2 (library)", WR6v2)
+    CFG("wide release 6v 3s lag 2", WR6v3)
+  }
+  if (ceiling || dl::study_skip_lookback) {
+    std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
+    return failures != 0;
   }
   for (int rep = 0; buffers && rep < 2; ++rep) {
     CFG("wide release 6v 3s lag 2 (library)", WR6v3)

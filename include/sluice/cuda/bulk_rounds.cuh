@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "sluice/cuda/common.cuh"
 
@@ -29,12 +31,32 @@ __device__ __forceinline__ void copy_registers(T (&to)[N], const T (&from)[N]) {
 }
 
 // What a round with a lag keeps in registers for the tile it stores `Lag` rounds later: held[i] holds that of
-// the tile i + 1 rounds old. At the end of a round they move one round older and held[0] takes the newest tile's.
+// the tile i + 1 rounds old. At the end of a round they move one round older and held[0] takes the newest tile's
+// (the compact's pipeline; the scan's rotates its banks instead, below).
 template <unsigned Lag, class A>
 __device__ __forceinline__ void age(A (&held)[Lag], const A& newest) {
 #pragma unroll
   for (unsigned i = Lag - 1; i > 0; --i) copy_registers(held[i], held[i - 1]);
   copy_registers(held[0], newest);
+}
+
+// Or the tiles of the last Lag + 1 rounds stay where they are, in Lag + 1 banks: round r's newest tile in bank
+// r % (Lag + 1), so the tile it stores, taken Lag rounds before, sits in bank (r + 1) % (Lag + 1). step(r, bank)
+// runs round r with its bank as a constant (std::integral_constant), Lag + 1 rounds per trip of the loop, so that
+// no register moves from round to round (the scan's pipeline since stop 47: `age` moved about 60 registers a
+// thread a round). The loop's code is Lag + 1 times as long: a kernel whose loop the compiler also unswitches
+// (a predicate chosen at run time) can outgrow the instruction cache (the compact's, stop 47).
+template <unsigned Banks, class Step>
+__device__ __forceinline__ void rotate_rounds(unsigned rounds, Step&& step) {
+  for (unsigned r = 0; r < rounds; r += Banks)
+    [&]<unsigned... k>(std::integer_sequence<unsigned, k...>) {
+      auto one = [&](unsigned round, auto bank) {
+        if (round >= rounds) return false;
+        step(round, bank);
+        return true;
+      };
+      (one(r + k, std::integral_constant<unsigned, k>{}) && ...);
+    }(std::make_integer_sequence<unsigned, Banks>{});
 }
 
 template <unsigned Tile, unsigned Stages, unsigned Lag = 1, bool Release = false>

@@ -595,6 +595,14 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   u32 0.944-0.951 / 0.988-1.005 / 0.981-0.986 at 10 / 50 / 90% kept against 0.926-0.931 / 0.966-0.967 /
 //   0.978-0.985, u64 0.957 / 0.997 / 0.995 against 0.934 / 0.981 / 0.983; flags level (0.970 / 0.999 / 0.988
 //   against 0.972 / 0.994 / 0.988).
+// - Stop 47 (runs 3-5 on an H200; measured, not adopted): the held tiles in rotating register banks, as the scan's
+//   (rotate_rounds; docs/results/h200/stop47/compact-register-banks.patch), where `age` moves them one round older at
+//   each round's end (63 register moves a thread a round, 9% of the instructions). With a fixed comparison
+//   (pipe_trace's `below`): u32 at 10% kept 0.828-0.833 of the copy against 0.802-0.807, partition's pass at 90%
+//   0.744-0.746 against 0.683-0.690, the rest level. With the library's `threshold` (a comparison chosen at run
+//   time), the compiler unswitches the round loop by comparison, and three rounds a trip made 207 KiB kernels
+//   (67 KiB now) and spills in partition's pass: in the production suite compact_if u32 at 10% kept 0.674 and
+//   partition_unordered_if 0.636 against 0.776 and 0.758.
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
 // with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
@@ -629,6 +637,12 @@ struct partition_args {
   u64* counts = nullptr;         // where not null: the phased path's tile counts, taken here where it is chosen
   u64 count_tiles = 0;           // (count_tile), else zeroed
 };
+
+#ifdef SLUICE_COMPACT_STUDY_SKIP_LOOKBACK  // tuning studies only (bench/pipe_trace.cu ceiling): the wide look-back
+inline constexpr bool study_skip_lookback = true;  // reads no counts and each tile's run goes to out + its first
+#else                                              // index (in bounds, the outputs wrong): the chain without B's loads
+inline constexpr bool study_skip_lookback = false;
+#endif
 
 template <class T, class Sel, class Tuning, class Pipe, mode M = mode::compact>
 __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
@@ -798,7 +812,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     T xc[V][PV];
     unsigned keepc[V], lbc[V];
     SLUICE_PIPE_STAMP(round, 0);
-    if constexpr (Q::wide) ask(done);
+    if constexpr (Q::wide && !study_skip_lookback) ask(done);
     if (cur != none) {
       rounds.wait(round);
       SLUICE_PIPE_STAMP(round, 1);
@@ -836,7 +850,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         if (lane == 0) tile_before = before;
       }
     }
-    if constexpr (Q::wide) {
+    if constexpr (Q::wide && !study_skip_lookback) {
       if (done != none) {
         unsigned long long mine = 0;
 #pragma unroll
@@ -887,6 +901,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         for (unsigned w = 0; w < Q::warps; ++w) between += wide_sums[0][w];
         wide_before = last_before + between;
         last_before = wide_before;
+        if constexpr (study_skip_lookback) wide_before = done * Q::tile;
       }
     }
     SLUICE_PIPE_STAMP(round, 3);

@@ -159,7 +159,9 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 // H100 (stop 33: 0.946-0.959 against 0.943-0.954), and on the H200 (stop 46, runs 4-5) 2 moved 0.890-0.898
 // of the copy against 3's 0.867-0.875 (f32 0.891-0.894 against 0.873): the H200's 1.4 times the bandwidth
 // drains the loads sooner and fewer bytes queue ahead of the look-back's words. 3 blocks an SM with 2 buffers
-// spill (0.44-0.70). The wide look-back combines the aggregates in one fixed
+// spill (0.44-0.70). Stop 47 (runs 3-4, H200): the kept tiles in rotating register banks (rotate_rounds), not
+// moved one round older at each round's end: 0.898-0.904 of the copy against 0.884-0.902, in turn, no spills.
+// The wide look-back combines the aggregates in one fixed
 // order, so float scans on this path repeat bit for bit. For 8-byte elements every configuration measured
 // slower than the single pass (0.50-0.60 of the copy against 0.84 at 2^26), so they keep it.
 // How a round treats the tile it stores (measured in docs/performance.md, "The pipelined scan"):
@@ -168,6 +170,12 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
 //     adds the prefix.
 // Lag: the tile looked back for and stored is the one reduced Lag rounds before (1 or 2).
 enum class schedule { rescan, keep };
+
+#ifdef SLUICE_SCAN_STUDY_SKIP_LOOKBACK  // tuning studies only (bench/scan_wide.cu ceiling): B reads no aggregates,
+inline constexpr bool study_skip_lookback = true;  // so the outputs are wrong; the pipeline's chain without them
+#else
+inline constexpr bool study_skip_lookback = false;
+#endif
 
 // Wide (B): the walk back over the predecessors (lookback::exclusive_prefix), or the block reading the
 // aggregates of the G tiles from its own tile of the round before done's up to done at once, reduced in tile
@@ -281,12 +289,14 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 
   rounds.start(copier, receive);
 
-  // keep: the tiles reduced 1 to L rounds before, scanned within each warp in their rounds' A, and what precedes
-  // each vector within its warp: held_x[i] and held_b[i] of the tile reduced i + 1 rounds before.
-  T held_x[L][V][PV];
-  maybe<T> held_b[L][V];
+  // keep: the tiles of the last L + 1 rounds, scanned within each warp in their rounds' A, and what precedes
+  // each vector within its warp; round r's in bank r % (L + 1) (rotate_rounds). rescan: done's bank holds its
+  // tile loaded again.
+  T bank_x[L + 1][V][PV];
+  maybe<T> bank_b[L + 1][V];
   maybe<T> last_before{T{}, false};  // wide: what precedes this block's previous done tile
-  for (unsigned round = 0, last = rounds.rounds_of_block(); round < last; ++round) {
+  rotate_rounds<L + 1>(rounds.rounds_of_block(), [&](const unsigned round, auto bank) {
+    constexpr unsigned kc = decltype(bank)::value, kd = (kc + 1) % (L + 1);  // this round's newest tile; done's
     const unsigned s = round % S, sd = (round + S - L) % S;
     const u64 cur = rounds.taken(round);
     // The tile this round looks back for and stores (from buffer sd), reduced L rounds before.
@@ -301,14 +311,14 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     auto wide_valid = [&](unsigned k) {
       return done != none && threadIdx.x * W + k < gridDim.x && wide_first + k >= 0;
     };
-    if constexpr (Q::wide) {
+    if constexpr (Q::wide && !study_skip_lookback) {
 #pragma unroll
       for (unsigned k = 0; k < W; ++k) wide_word[k] = wide_valid(k) ? state.word(static_cast<u64>(wide_first + k)) : 0;
     }
 
     // A. Reduce the newest tile.
-    T xc[V][PV];
-    maybe<T> bc[V];
+    T(&xc)[V][PV] = bank_x[kc];
+    maybe<T>(&bc)[V] = bank_b[kc];
     if (cur != none) {
       rounds.wait(round);
       load(s, cur, xc);
@@ -347,7 +357,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         maybe<T> part{T{}, false};
 #pragma unroll
         for (unsigned k = 0; k < W; ++k) {
-          if (!wide_valid(k)) continue;
+          if (!wide_valid(k) || study_skip_lookback) continue;
           T v;
           lookback::status st = state.decode(wide_word[k], v);
           while (st == lookback::invalid) st = state.peek(static_cast<u64>(wide_first + k), v);
@@ -379,8 +389,8 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     // last, partial tile).
     const bool whole = done != none && done * Q::tile + Q::tile <= n;
     if (done != none) {
-      T (&x)[V][PV] = held_x[L - 1];
-      maybe<T>(&before)[V] = held_b[L - 1];
+      T(&x)[V][PV] = bank_x[kd];
+      maybe<T>(&before)[V] = bank_b[kd];
       if constexpr (!keep) {
         load(sd, done, x);
         scan_warp(x, before);
@@ -419,11 +429,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (whole) rounds.store(out + done * Q::tile, Q::release ? staging : buffers + std::size_t{sd} * Q::tile, Q::tile * unsigned{sizeof(T)});
       if constexpr (!Q::release) rounds.refill(round, whole, receive);
     }
-    if constexpr (keep) {  // the kept scans move one round older
-      age<L>(held_b, bc);
-      age<L>(held_x, xc);
-    }
-  }
+  });
   if (copier) rounds.finish();
 #endif
 }
