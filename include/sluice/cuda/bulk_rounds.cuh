@@ -44,8 +44,8 @@ __device__ __forceinline__ void age(A (&held)[Lag], const A& newest) {
 // r % (Lag + 1), so the tile it stores, taken Lag rounds before, sits in bank (r + 1) % (Lag + 1). step(r, bank)
 // runs round r with its bank as a constant (std::integral_constant), Lag + 1 rounds per trip of the loop, so that
 // no register moves from round to round (the scan's pipeline since stop 47: `age` moved about 60 registers a
-// thread a round). The loop's code is Lag + 1 times as long: a kernel whose loop the compiler also unswitches
-// (a predicate chosen at run time) can outgrow the instruction cache (the compact's, stop 47).
+// thread a round). The loop's code is Lag + 1 times as long: a kernel whose round is long already (a comparison
+// chosen at run time, in every element's test) can outgrow the instruction cache (the compact's, stop 47).
 template <unsigned Banks, class Step>
 __device__ __forceinline__ void rotate_rounds(unsigned rounds, Step&& step) {
   for (unsigned r = 0; r < rounds; r += Banks)

@@ -600,7 +600,7 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   each round's end (63 register moves a thread a round, 9% of the instructions). With a fixed comparison
 //   (pipe_trace's `below`): u32 at 10% kept 0.828-0.833 of the copy against 0.802-0.807, partition's pass at 90%
 //   0.744-0.746 against 0.683-0.690, the rest level. With the library's `threshold` (a comparison chosen at run
-//   time), the compiler unswitches the round loop by comparison, and three rounds a trip made 207 KiB kernels
+//   time, about twice the round's code), three rounds a trip made 207 KiB kernels
 //   (67 KiB now) and spills in partition's pass: in the production suite compact_if u32 at 10% kept 0.674 and
 //   partition_unordered_if 0.636 against 0.776 and 0.758.
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
