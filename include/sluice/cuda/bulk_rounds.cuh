@@ -30,22 +30,21 @@ __device__ __forceinline__ void copy_registers(T (&to)[N], const T (&from)[N]) {
   for (std::size_t i = 0; i < N; ++i) copy_registers(to[i], from[i]);
 }
 
-// What a round with a lag keeps in registers for the tile it stores `Lag` rounds later: held[i] holds that of
-// the tile i + 1 rounds old. At the end of a round they move one round older and held[0] takes the newest tile's
-// (the compact's pipeline; the scan's rotates its banks instead, below).
-template <unsigned Lag, class A>
-__device__ __forceinline__ void age(A (&held)[Lag], const A& newest) {
+// What a round with a lag keeps in registers for the tile it stores `Lag` rounds later, in Lag + 1 banks: either
+// bank i holds the tile taken i rounds before, the newest in bank 0, and at the end of a round each moves one
+// bank older (age: the compact's pipeline for 8-byte elements and flags) ...
+template <unsigned Banks, class A>
+__device__ __forceinline__ void age(A (&banks)[Banks]) {
 #pragma unroll
-  for (unsigned i = Lag - 1; i > 0; --i) copy_registers(held[i], held[i - 1]);
-  copy_registers(held[0], newest);
+  for (unsigned i = Banks - 1; i > 0; --i) copy_registers(banks[i], banks[i - 1]);
 }
 
-// Or the tiles of the last Lag + 1 rounds stay where they are, in Lag + 1 banks: round r's newest tile in bank
-// r % (Lag + 1), so the tile it stores, taken Lag rounds before, sits in bank (r + 1) % (Lag + 1). step(r, bank)
+// ... or they stay where they are: round r's newest tile in bank r % (Lag + 1), so the tile it stores, taken Lag rounds before, sits in bank (r + 1) % (Lag + 1). step(r, bank)
 // runs round r with its bank as a constant (std::integral_constant), Lag + 1 rounds per trip of the loop, so that
-// no register moves from round to round (the scan's pipeline since stop 47: `age` moved about 60 registers a
-// thread a round). The loop's code is Lag + 1 times as long: a kernel whose round is long already (a comparison
-// chosen at run time, in every element's test) can outgrow the instruction cache (the compact's, stop 47).
+// no register moves from round to round (the scan's pipeline since stop 47, `age` moved about 60 registers a
+// thread a round; the compact's for 4-byte elements by predicate since stop 48). The loop's code is Lag + 1
+// times as long: a kernel whose round is long already can outgrow the instruction cache (stop 47: the compact's
+// with a comparison chosen by a switch in every element's test). rotate_rounds<1> is the plain loop, for age.
 template <unsigned Banks, class Step>
 __device__ __forceinline__ void rotate_rounds(unsigned rounds, Step&& step) {
   for (unsigned r = 0; r < rounds; r += Banks)

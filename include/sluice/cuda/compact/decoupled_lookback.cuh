@@ -518,7 +518,7 @@ struct packed_ranks {
 // template's parameters; compact_pipeline below names the defaults, measured on the H100.
 template <class T, bool Flags, unsigned Vectors = Flags ? 4 : sizeof(T) == 8 ? 7 : 6, unsigned Stages = Flags ? 5 : 4,
           unsigned BlocksPerSm = !Flags && sizeof(T) == 8 ? 1 : 2, unsigned Lag = 1, unsigned Runs = 1, bool Wide = false,
-          bool Release = false>
+          bool Release = false, bool Rotating = !Flags && sizeof(T) == 4>
 struct pipeline {
   static constexpr unsigned lag = Lag;  // B and C work on the tile counted this many rounds before (1 to 3)
   // B's look-back: false, warp 0 walks back over the predecessors (lookback::exclusive_prefix); true, the
@@ -538,6 +538,11 @@ struct pipeline {
   // two runs overlap (stop 44, run 1: compact_if u32 at 10% kept 0.944-0.951 of the copy against 0.926-0.931,
   // u64 0.957 against 0.934; flags level). Partition stages both its runs from the low end.
   static constexpr bool two_ended_staging = Release && Runs == 1;
+  // The tiles held for C (L + 1 banks of registers): true, they rotate through the banks (rotate_rounds, the round
+  // loop's code L + 1 times over); false, they move one bank older at each round's end (age). Rotating for 4-byte
+  // elements by predicate, launched as one kernel per comparison (with_fixed_comparison; stop 48). 8-byte ones
+  // gained 0-2% from it with a fixed comparison and flags none (stop 47, run 4): they keep one kernel each.
+  static constexpr bool rotating = Rotating;
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -603,6 +608,11 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   time, about twice the round's code), three rounds a trip made 207 KiB kernels
 //   (67 KiB now) and spills in partition's pass: in the production suite compact_if u32 at 10% kept 0.674 and
 //   partition_unordered_if 0.636 against 0.776 and 0.758.
+// - Stop 48 (H200, runs 1-2, each against stop 47's library in turn, twice): the banks for 4-byte elements by
+//   predicate, the threshold's comparison fixed per kernel (six kernels; 84-105 KiB, no spills). compact_if at
+//   2^28, 10% kept, u32 0.811-0.833 against 0.775-0.778 and f32 0.825-0.837 against 0.760-0.775 (50-90% +1-2%);
+//   partition_if at 90% kept 0.700-0.723 against 0.663-0.675; partition_unordered_if 0.816-0.843 against
+//   0.748-0.779. The threshold evaluated without a branch instead (one kernel, run 1) lost 5-25%.
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
 // with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
@@ -715,6 +725,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
 #pragma unroll
         for (unsigned e = 0; e < PV; ++e) {
           const unsigned k = first + (j * 32 + lane) * PV + e;
+          x[j][e] = T{};  // every element written: the bank's older tile is dead (rotate_rounds)
           if (k >= valid) continue;
           x[j][e] = k < in_buffer ? b[k] : in[base + k];
           bool kept;
@@ -795,21 +806,24 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     }
   };
   unsigned long long last_before = 0;  // wide look-back: the kept elements before this block's previous done tile
-  // Those tiles' elements, which of them are kept, and the kept before each vector within the warp, from
-  // their rounds' A: held_x[i] and held_r[i] of the tile counted i + 1 rounds before.
-  T held_x[L][V][PV];
-  packed_ranks<PV, V> held_r[L];
+  // The tiles of the last L + 1 rounds, from their rounds' A: their elements, which of them are kept, and the kept
+  // before each vector within the warp; rotating, round r's in bank r % (L + 1) (rotate_rounds), else the tile taken
+  // i rounds before in bank i (age).
+  T bank_x[L + 1][V][PV];
+  packed_ranks<PV, V> bank_r[L + 1];
 #ifdef SLUICE_PIPE_TRACE
   unsigned long long polls = 0;  // thread 0: how often a look-back word read had not been published yet
 #endif
-  for (unsigned round = 0, last = rounds.rounds_of_block(); round < last; ++round) {
+  rotate_rounds<Q::rotating ? L + 1 : 1>(rounds.rounds_of_block(), [&](const unsigned round, auto bank) {
+    // The banks of this round's newest tile and of done's.
+    constexpr unsigned kc = decltype(bank)::value, kd = Q::rotating ? (kc + 1) % (L + 1) : L;
     const unsigned s = round % S, sd = (round + S * L - L) % S;
     const u64 cur = rounds.taken(round);
     // The tile this round looks back for and stores (from buffer sd), counted L rounds before.
     const u64 done = rounds.stored(round);
 
     // A. Rank the newest tile's kept elements within each warp.
-    T xc[V][PV];
+    T(&xc)[V][PV] = bank_x[kc];
     unsigned keepc[V], lbc[V];
     SLUICE_PIPE_STAMP(round, 0);
     if constexpr (Q::wide && !study_skip_lookback) ask(done);
@@ -819,6 +833,13 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       load(s, cur, xc, keepc);
       const unsigned c = warp_ranks<PV>(keepc, lbc, warp_storage[warp]);
       if (lane == 0) warp_counts[warp] = c;
+      bank_r[kc] = packed_ranks<PV, V>(keepc, lbc);  // here, not after C: keepc and lbc die (9 registers)
+    } else {  // no tile (the last rounds): the bank written all the same, so that its older tile is dead here
+#pragma unroll
+      for (unsigned j = 0; j < V; ++j)
+#pragma unroll
+        for (unsigned e = 0; e < PV; ++e) xc[j][e] = T{};
+      bank_r[kc] = packed_ranks<PV, V>{};
     }
     __syncthreads();
     if constexpr (Q::release)  // buffer s read: it receives the tile S rounds on
@@ -910,16 +931,16 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     // registers in its round's A) at the output's phase, then stored.
     bool bulk = false;  // a bulk store was issued from buffer sd this round
     if (done != none) {
-      const T(&x)[V][PV] = held_x[L - 1];
-      const packed_ranks<PV, V>& ranked = held_r[L - 1];
+      const T(&x)[V][PV] = bank_x[kd];
+      const packed_ranks<PV, V>& ranked = bank_r[kd];
       const u64 before = Q::wide ? wide_before : tile_before, kept = tile_count[(round + 1) % (L + 1)];
       const unsigned in_tile_before = warp_before[(round + 1) % (L + 1)][warp];  // kept before this warp's run
       const unsigned at = static_cast<unsigned>(before % PV) + in_tile_before;
       T* const b = two_ended ? staging + staged_last[3] : Q::release ? staging : buffers + std::size_t{sd} * Q::stride;
       // Partition: the rejected run goes reversed to out[rejected_to, + rejected), staged from b[rejected_at] on.
       [[maybe_unused]] const u64 valid = count_of(done), rejected = valid - kept, rejected_before = done * Q::tile - before;
-      u64 rejected_to = 0;
-      unsigned rejected_at = 0;
+      [[maybe_unused]] u64 rejected_to = 0;
+      [[maybe_unused]] unsigned rejected_at = 0;
       if constexpr (M == mode::partition) {
         rejected_to = n - rejected_before - rejected;  // written last to first: reverse_tail_kernel reverses them
         const unsigned end = static_cast<unsigned>(before % PV + kept);
@@ -967,9 +988,11 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     if constexpr (!Q::release)
       if (copier) rounds.refill(round, bulk, receive);
     SLUICE_PIPE_STAMP(round, 4);
-    age<L>(held_r, packed_ranks<PV, V>(keepc, lbc));  // the kept tiles move one round older
-    age<L>(held_x, xc);
-  }
+    if constexpr (!Q::rotating) {  // the held tiles move one round older
+      age(bank_x);
+      age(bank_r);
+    }
+  });
   if (copier) rounds.finish();
 #endif
 }
@@ -1028,6 +1051,45 @@ auto single_pass_kernel(std::span<const T> in, std::span<T> out, Sel sel) {
   return aligned ? select_kernel<T, Sel, M, true, Tuning> : select_kernel<T, Sel, M, false, Tuning>;
 }
 
+// The built-in threshold with its comparison fixed when the kernel is compiled. A rotating pipeline (its round's
+// code L + 1 times over) is launched as one of six kernels, one per comparison, chosen here on the host: with
+// the comparison chosen in every element's test its code tripled (stop 47: 207 KiB) and, evaluated without a
+// branch, its tests cost more than the banks saved (stop 48, run 1). Any other selector goes as it is.
+template <class T, compare C>
+struct fixed_threshold {
+  T value;
+  __device__ bool operator()(const T& x) const {
+    if constexpr (C == compare::less) return x < value;
+    else if constexpr (C == compare::less_equal) return x <= value;
+    else if constexpr (C == compare::greater) return x > value;
+    else if constexpr (C == compare::greater_equal) return x >= value;
+    else if constexpr (C == compare::equal) return x == value;
+    else return x != value;
+  }
+};
+template <class Sel>
+inline constexpr bool is_threshold = false;
+template <class T>
+inline constexpr bool is_threshold<sluice::detail::pred_select<threshold<T>>> = true;
+template <bool Fix, class Sel, class F>
+decltype(auto) with_fixed_comparison(const Sel& sel, F&& f) {
+  if constexpr (Fix && is_threshold<Sel>) {
+    using T = decltype(sel.pred.value);
+    const T v = sel.pred.value;
+    auto as = [&]<compare C>() { return f(sluice::detail::pred_select<fixed_threshold<T, C>>{{v}}); };
+    switch (sel.pred.op) {
+      case compare::less: return as.template operator()<compare::less>();
+      case compare::less_equal: return as.template operator()<compare::less_equal>();
+      case compare::greater: return as.template operator()<compare::greater>();
+      case compare::greater_equal: return as.template operator()<compare::greater_equal>();
+      case compare::equal: return as.template operator()<compare::equal>();
+      default: return as.template operator()<compare::not_equal>();
+    }
+  } else {
+    return f(sel);
+  }
+}
+
 // The pipelined compact, where it applies and is chosen; false where the caller is to take another path.
 template <class T, class Sel, class Tuning, class Pipe>
 bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, compact_settings c) {
@@ -1041,17 +1103,19 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     if constexpr (is_flags<Sel>) aligned = aligned && addr(sel.flags) % 16 == 0;
     if (!aligned || c.pipelined == setting::off || c.phased == phasing::on) return false;
     if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
-    auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe>;
-    u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
-    if (grid > Pipe::max_grid) grid = Pipe::max_grid;  // the wide look-back's reach
-    if (grid == 0) return false;
-    lookback::launch_states state = count_states(n, tiles, s, fn);
-    if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
-                           in.data(), sel, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
-                           lookback::count_state::at(state.states(), tiles, state.epoch()), partition_args{}))
-      return true;
-    state.unused();  // the device could not hold the grid: the caller's path borrows the states anew
-    return false;
+    return with_fixed_comparison<Pipe::rotating>(sel, [&](const auto& fixed) {
+      auto* kernel = pipelined_compact_kernel<T, std::decay_t<decltype(fixed)>, Tuning, Pipe>;
+      u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
+      if (grid > Pipe::max_grid) grid = Pipe::max_grid;  // the wide look-back's reach
+      if (grid == 0) return false;
+      lookback::launch_states state = count_states(n, tiles, s, fn);
+      if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
+                             in.data(), fixed, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
+                             lookback::count_state::at(state.states(), tiles, state.epoch()), partition_args{}))
+        return true;
+      state.unused();  // the device could not hold the grid: the caller's path borrows the states anew
+      return false;
+    });
   }
 }
 
@@ -1081,22 +1145,25 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
       return nullptr;
     if (c.pipelined == setting::automatic && c.reversed == setting::automatic && n * sizeof(T) < partition_sampled_from_bytes)
       return nullptr;
-    auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe, mode::partition>;
-    u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
-    if (grid > Pipe::max_grid) grid = Pipe::max_grid;
-    if (grid == 0) return nullptr;
-    lookback::launch_states state = count_states(n, tiles, s, fn);
     partition_args part{c.reversed == setting::automatic};
-    if (part.sample) {  // the pass alone writes no decision
-      decided = scratch(sizeof(unsigned), s, fn);
-      part.reversed = decided.as<unsigned>(), part.counts = counts, part.count_tiles = count_tiles;
-    }
-    if (!launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
-                            in.data(), sel, out.data(), n, n, count, state.spare_counter(),
-                            lookback::count_state::at(state.states(), tiles, state.epoch()), part)) {
+    const bool launched = with_fixed_comparison<Pipe::rotating>(sel, [&](const auto& fixed) {
+      auto* kernel = pipelined_compact_kernel<T, std::decay_t<decltype(fixed)>, Tuning, Pipe, mode::partition>;
+      u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
+      if (grid > Pipe::max_grid) grid = Pipe::max_grid;
+      if (grid == 0) return false;
+      lookback::launch_states state = count_states(n, tiles, s, fn);
+      if (part.sample) {  // the pass alone writes no decision
+        decided = scratch(sizeof(unsigned), s, fn);
+        part.reversed = decided.as<unsigned>(), part.counts = counts, part.count_tiles = count_tiles;
+      }
+      if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
+                             in.data(), fixed, out.data(), n, n, count, state.spare_counter(),
+                             lookback::count_state::at(state.states(), tiles, state.epoch()), part))
+        return true;
       state.unused();
-      return nullptr;
-    }
+      return false;
+    });
+    if (!launched) return nullptr;
     if (!part.sample && flip) {  // partition_unordered leaves the tail reversed
       // The flip (reverse_tail.cuh): a grid for the whole possible tail, 4 pairs a thread (stop 30: 1.2-1.6x faster
       // than one; a resident grid looping over its pairs measured slower in stop 29, bench/partition_tuning.cu).
