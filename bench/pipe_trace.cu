@@ -22,6 +22,8 @@
 // `pass50` (stop 47: partition's pipelined pass, the default shape, at 50% kept, for ncu); `banks` (stop 47: the
 // default shapes, u32 and u64, built from the library's headers and again with
 // docs/results/h200/stop47/compact-register-banks.patch applied: the held tiles in register banks).
+// `shapes48` (stop 48: with the held tiles in rotating banks, 4-byte shapes that fit without spills: 8 vectors
+// with a lag of one round, a third buffer; compact_if and partition's pass; build without the trace).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
 #include <algorithm>
 #include <cstring>
@@ -240,6 +242,7 @@ using R_7v2s_w1 = sl::pipeline<unsigned, false, 7, 2, 2, 1, 1, true, true>;
 using R_8v2s_w1 = sl::pipeline<unsigned, false, 8, 2, 2, 1, 1, true, true>;
 using R_6v2s_w1 = sl::pipeline<unsigned, false, 6, 2, 2, 1, 1, true, true>;
 using R_7v3s_w1 = sl::pipeline<unsigned, false, 7, 3, 2, 1, 1, true, true>;
+using PP_8v2s_w1 = sl::pipeline<unsigned, false, 8, 2, 2, 1, 2, true, true>;
 
 // Stop 41 (`stages3`: R_7v3s_w2, Q_6v3s_w2): 3 buffers at 7 vectors (u32) and 6 (u64). Studies removed after their runs: `reread`
 // (the stored tile's elements read again from memory in C's round; build commit b2a291e) and `l2` (L2
@@ -279,6 +282,24 @@ int main(int argc, char** argv) {
     for (int rep = 0; rep < 2; ++rep) {
       for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>>("release 7v 2s 2b lag 2 wide (default)", r);
       u.flags<sl::compact_pipeline<unsigned, true>>("release 7v 2s 2b lag 2 wide (default)", 0.1);
+    }
+    return finish();
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "shapes48") {  // stop 48: shapes with rotating banks; build without the trace
+    harness<unsigned> u;
+    u.yardstick();
+    for (int rep = 0; rep < 2; ++rep) {
+      for (double r : {0.1, 0.5, 0.9}) {
+        u.pred<sl::compact_pipeline<unsigned, false>>("release 7v 2s 2b lag 2 wide (default)", r);
+        u.pred<R_8v2s_w1>("release 8v 2s 2b lag 1 wide", r);
+        u.pred<R_8v2s_w2>("release 8v 2s 2b lag 2 wide (16 bytes spilled)", r);
+        u.pred<R_7v3s_w2>("release 7v 3s 2b lag 2 wide (8 bytes spilled)", r);
+      }
+      for (double r : {0.1, 0.9}) {
+        u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition>("pass release 6v 2s 2b lag 2 wide (default)", r);
+        u.pred<PP_8v2s_w1, sl::mode::partition>("pass release 8v 2s 2b lag 1 wide", r);
+        u.pred<PP_6v3s_w2, sl::mode::partition>("pass release 6v 3s 2b lag 2 wide", r);
+      }
     }
     return finish();
   }
