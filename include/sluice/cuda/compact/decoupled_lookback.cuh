@@ -1058,14 +1058,7 @@ auto single_pass_kernel(std::span<const T> in, std::span<T> out, Sel sel) {
 template <class T, compare C>
 struct fixed_threshold {
   T value;
-  __device__ bool operator()(const T& x) const {
-    if constexpr (C == compare::less) return x < value;
-    else if constexpr (C == compare::less_equal) return x <= value;
-    else if constexpr (C == compare::greater) return x > value;
-    else if constexpr (C == compare::greater_equal) return x >= value;
-    else if constexpr (C == compare::equal) return x == value;
-    else return x != value;
-  }
+  __device__ bool operator()(const T& x) const { return threshold<T>{C, value}(x); }  // its switch folded away
 };
 template <class Sel>
 inline constexpr bool is_threshold = false;
