@@ -4,17 +4,22 @@
 // (the floor of any call that launches one kernel), two empty kernels (the floor of two), sluice's default
 // through the public API (its async forms) and CUB at its best (int counts, temporary storage allocated once)
 // for inclusive_scan, compact with flags, partition with flags, compact_if and reduce. Every sluice result is
-// checked against CUB's first. Run it under ncu for the kernels' own durations.
+// checked against CUB's first. The host's time per call, and of the pieces of the scan's host path (stop 49).
+// For the kernels' own durations run it under ncu with SMALL_SIZES_ONCE=1 in its environment (`env
+// SMALL_SIZES_ONCE=1 ncu ...`: each call three times a size, no timing loops).
 // Build (after the library, build/libsluice.a):
 //   nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Ibuild/include -Ibench bench/small_sizes.cu \
-//     build/libsluice.a -lEGL -lOpenGL -ltbb -Xcompiler -fopenmp -o small_sizes
+//     build/libsluice.a -lEGL -lOpenGL -ltbb -lcuda -Xcompiler -fopenmp -o small_sizes
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 
+#include <cuda.h>
+
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -131,6 +136,39 @@ int main(int argc, char** argv) {
                   dl::scan_kernel<u32, sluice::sum, true, sluice::cuda_backend::lookback::tuning><<<1, 256>>>(
                       in.data(), out.data(), one_tile, sluice::sum{}, true, 0u, nullptr, nullptr, {});
                 }));
+    // The pieces of the scan's host path (stop 49), on a stream no kernel of this study runs on (launch_states
+    // borrows the stream's kept states and gives them back without a launch, which only host timing may do).
+    {
+      namespace lb = sluice::cuda_backend::lookback;
+      cudaStream_t s2;
+      cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+      using is_capturing_t = CUresult (*)(CUstream, CUstreamCaptureStatus*);
+      using get_id_t = CUresult (*)(CUstream, unsigned long long*);
+      using ctx_device_t = CUresult (*)(CUdevice*);
+      void *p1 = nullptr, *p2 = nullptr, *p3 = nullptr;
+      cudaDriverEntryPointQueryResult q{};
+      cudaGetDriverEntryPointByVersion("cuStreamIsCapturing", &p1, 12000, cudaEnableDefault, &q);
+      cudaGetDriverEntryPointByVersion("cuStreamGetId", &p2, 12000, cudaEnableDefault, &q);
+      cudaGetDriverEntryPointByVersion("cuCtxGetDevice", &p3, 12000, cudaEnableDefault, &q);
+      const auto cu_is_capturing = reinterpret_cast<is_capturing_t>(p1);
+      const auto cu_get_id = reinterpret_cast<get_id_t>(p2);
+      const auto cu_ctx_device = reinterpret_cast<ctx_device_t>(p3);
+      CUstreamCaptureStatus cst{};
+      CUdevice cdev{};
+      std::mutex m;
+      std::printf("host pieces: prepare (checks, 2 pointers, lookup) %.3f us, launch_states of 8 tiles (borrow and give back) %.3f us, "
+                  "cudaStreamIsCapturing %.3f us, cudaStreamGetId %.3f us, cudaGetDevice %.3f us, cuStreamIsCapturing %.3f us, "
+                  "cuStreamGetId %.3f us, cuCtxGetDevice %.3f us, mutex lock+unlock %.3f us\n",
+                  host_us([&] {
+                    (void)sluice::detail::prepare("inclusive_scan", sluice::primitive::scan, opt, std::pair{"in", i16}, std::pair{"out", o16});
+                  }),
+                  host_us([&] { lb::launch_states st(lb::tile_state<u32>::bytes(8), lb::tile_state<u32>::packed, s2, "t"); }),
+                  host_us([&] { cudaStreamIsCapturing(s2, &st); }), host_us([&] { cudaStreamGetId(s2, &id); }),
+                  host_us([&] { cudaGetDevice(&dev); }), host_us([&] { cu_is_capturing(s2, &cst); }),
+                  host_us([&] { cu_get_id(s2, &id); }), host_us([&] { cu_ctx_device(&cdev); }),
+                  host_us([&] { std::lock_guard l(m); }));
+      cudaStreamDestroy(s2);
+    }
     // A reduce's by layer at 4096 (one launch for sluice and CUB alike), beside CUB's call.
     namespace vz = sluice::cuda_backend::vectorized;
     using rp = vz::policy<u32>;
@@ -200,10 +238,19 @@ int main(int argc, char** argv) {
     cudaMemcpy(&r1, result.data(), 4, cudaMemcpyDeviceToHost);
     if (r1 != r2) std::printf("MISMATCH vectorized::run n=%llu\n", n), ++failures;
 
+    if (std::getenv("SMALL_SIZES_ONCE")) {  // for ncu: each call three times, no timing
+      for (int k = 0; k < 3; ++k)
+        empty_kernel<<<1, 32>>>(), sl_scan(), cub_scan(), sl_compact(), cub_compact(), sl_compact_if(), cub_compact_if(), sl_reduce(), cub_reduce();
+      cudaDeviceSynchronize();
+      continue;
+    }
     report(n, "empty kernel", [] { empty_kernel<<<1, 32>>>(); });
     report(n, "two empty kernels", [] { empty_kernel<<<1, 32>>>(), empty_kernel<<<1, 32>>>(); });
     report(n, "copy (cudaMemcpyAsync)", [&] { cudaMemcpyAsync(out.data(), in.data(), n * 4, cudaMemcpyDeviceToDevice); });
     report(n, "sluice inclusive_scan", sl_scan);
+    report(n, "sluice decoupled_lookback::run", [&] {
+      sluice::cuda_backend::decoupled_lookback::run<u32, sluice::sum>(in.data(), out.data(), n, true, 0u, sluice::sum{}, 0, "t");
+    });
     report(n, "cub inclusive_scan", cub_scan);
     report(n, "sluice compact", sl_compact);
     report(n, "cub compact", cub_compact);
