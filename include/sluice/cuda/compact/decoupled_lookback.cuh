@@ -1083,6 +1083,29 @@ decltype(auto) with_fixed_comparison(const Sel& sel, F&& f) {
   }
 }
 
+// One cooperative launch of the pipeline of mode M on `sel` (its comparison already fixed where the pipeline
+// rotates): the grid the device holds (no more than the wide look-back reaches), the tile counts kept from the
+// stream's last call; `ready()` runs once the grid is known, before the launch (partition's sample sets `part` up
+// there). False where the device holds no grid or could not hold it after all: the caller then takes another path.
+template <mode M, class T, class Tuning, class Pipe, class Sel, class Ready>
+bool launch_pipeline(const T* in, const Sel& sel, T* out, u64 n, u64 capacity, u64* count, u64 blocks, cudaStream_t s,
+                     const char* fn, partition_args& part, Ready ready) {
+  auto* kernel = pipelined_compact_kernel<T, Sel, Tuning, Pipe, M>;
+  const u64 tiles = ceil_div(n, Pipe::tile);
+  u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, blocks, fn, "decoupled-lookback's pipeline");
+  if (grid > Pipe::max_grid) grid = Pipe::max_grid;  // the wide look-back's reach
+  if (grid == 0) return false;
+  lookback::launch_states state = count_states(n, tiles, s, fn);
+  ready();
+  if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn,
+                         M == mode::partition ? "select_lookback::pipelined_partition_kernel" : "select_lookback::pipelined_compact_kernel",
+                         in, sel, out, n, capacity, count, state.spare_counter(), lookback::count_state::at(state.states(), tiles, state.epoch()),
+                         part))
+    return true;
+  state.unused();  // the caller's path borrows the states anew
+  return false;
+}
+
 // The pipelined compact, where it applies and is chosen; false where the caller is to take another path.
 template <class T, class Sel, class Tuning, class Pipe>
 bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn, compact_settings c) {
@@ -1097,17 +1120,8 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     if (!aligned || c.pipelined == setting::off || c.phased == phasing::on) return false;
     if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
     return with_fixed_comparison<Pipe::rotating>(sel, [&](const auto& fixed) {
-      auto* kernel = pipelined_compact_kernel<T, std::decay_t<decltype(fixed)>, Tuning, Pipe>;
-      u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
-      if (grid > Pipe::max_grid) grid = Pipe::max_grid;  // the wide look-back's reach
-      if (grid == 0) return false;
-      lookback::launch_states state = count_states(n, tiles, s, fn);
-      if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_compact_kernel",
-                             in.data(), fixed, out.data(), n, static_cast<u64>(out.size()), count, state.spare_counter(),
-                             lookback::count_state::at(state.states(), tiles, state.epoch()), partition_args{}))
-        return true;
-      state.unused();  // the device could not hold the grid: the caller's path borrows the states anew
-      return false;
+      partition_args none{};
+      return launch_pipeline<mode::compact, T, Tuning, Pipe>(in.data(), fixed, out.data(), n, out.size(), count, c.blocks, s, fn, none, [] {});
     });
   }
 }
@@ -1132,7 +1146,7 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
   } else {
     using sluice::detail::setting;
     const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-    const u64 n = in.size(), tiles = ceil_div(n, Pipe::tile);
+    const u64 n = in.size();
     if (addr(in.data()) % 16 != 0 || addr(out.data()) % 16 != 0 || c.pipelined == setting::off || c.phased == phasing::on ||
         c.resident == setting::on || c.reversed == setting::off)
       return nullptr;
@@ -1140,21 +1154,11 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
       return nullptr;
     partition_args part{c.reversed == setting::automatic};
     const bool launched = with_fixed_comparison<Pipe::rotating>(sel, [&](const auto& fixed) {
-      auto* kernel = pipelined_compact_kernel<T, std::decay_t<decltype(fixed)>, Tuning, Pipe, mode::partition>;
-      u64 grid = resident_grid(kernel, Pipe::threads, Pipe::shared_bytes, tiles, c.blocks, fn, "decoupled-lookback's pipeline");
-      if (grid > Pipe::max_grid) grid = Pipe::max_grid;
-      if (grid == 0) return false;
-      lookback::launch_states state = count_states(n, tiles, s, fn);
-      if (part.sample) {  // the pass alone writes no decision
+      return launch_pipeline<mode::partition, T, Tuning, Pipe>(in.data(), fixed, out.data(), n, n, count, c.blocks, s, fn, part, [&] {
+        if (!part.sample) return;  // the pass alone writes no decision
         decided = scratch(sizeof(unsigned), s, fn);
         part.reversed = decided.as<unsigned>(), part.counts = counts, part.count_tiles = count_tiles;
-      }
-      if (launch_cooperative(kernel, grid, Pipe::threads, Pipe::shared_bytes, s, fn, "select_lookback::pipelined_partition_kernel",
-                             in.data(), fixed, out.data(), n, n, count, state.spare_counter(),
-                             lookback::count_state::at(state.states(), tiles, state.epoch()), part))
-        return true;
-      state.unused();
-      return false;
+      });
     });
     if (!launched) return nullptr;
     if (!part.sample && flip) {  // partition_unordered leaves the tail reversed
