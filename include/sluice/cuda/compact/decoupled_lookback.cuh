@@ -20,6 +20,7 @@
 #pragma once
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_scan.cuh>
+#include <cuda/std/bit>
 #include <span>
 #include <type_traits>
 
@@ -475,6 +476,18 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
   __syncthreads();
   if (threadIdx.x == 0) SLUICE_TRACE(tile, 3);
 #endif
+}
+
+// A shared-memory cursor (the pipelines' C): the 32-bit shared address of p, and one element stored there.
+__device__ inline unsigned shared_address(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+template <class T>
+__device__ void store_shared(unsigned address, const T& v) {
+  if constexpr (sizeof(T) == 4 && alignof(T) == 4)
+    asm volatile("st.shared.b32 [%0], %1;" ::"r"(address), "r"(cuda::std::bit_cast<unsigned>(v)) : "memory");
+  else if constexpr (sizeof(T) == 8 && alignof(T) == 8)
+    asm volatile("st.shared.b64 [%0], %1;" ::"r"(address), "l"(cuda::std::bit_cast<unsigned long long>(v)) : "memory");
+  else
+    *static_cast<T*>(__cvta_shared_to_generic(address)) = v;
 }
 
 // What the pipeline keeps of a ranked tile for the round that stores it (lag rounds later), packed so that
@@ -946,33 +959,36 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         const unsigned end = static_cast<unsigned>(before % PV + kept);
         rejected_at = end + static_cast<unsigned>((rejected_to + PV - end % PV) % PV);
       }
-      // Compact: each vector's kept elements through a cursor, advanced by each keep bit (stop 43: 7 popc
-      // where each element's own rank took 28). Partition: each element's place in its run, kept or rejected.
+      // Each vector's kept elements through a cursor, advanced by each keep bit (stop 43: 7 popc where each
+      // element's own rank took 28); partition's rejected ones through a second, backwards. The cursors are
+      // shared-memory addresses, a predicated store and add an element (stop 49: a generic pointer's cursor
+      // took an address computation and the keep bit's extraction for each element too).
       if constexpr (M != mode::partition) {
 #pragma unroll
         for (unsigned j = 0; j < V; ++j) {
           const unsigned keep = ranked.keep_of(j);
-          T* p = b + at + ranked.before_of(j);
+          unsigned p = shared_address(b + at) + ranked.before_of(j) * unsigned{sizeof(T)};
 #pragma unroll
-          for (unsigned e = 0; e < PV; ++e) {
-            if (keep >> e & 1u) *p = x[j][e];
-            p += keep >> e & 1u;
-          }
+          for (unsigned e = 0; e < PV; ++e)
+            if (keep >> e & 1u) store_shared(p, x[j][e]), p += sizeof(T);
         }
       } else {
 #pragma unroll
-        for (unsigned j = 0; j < V; ++j)
+        for (unsigned j = 0; j < V; ++j) {
+          const unsigned keep = ranked.keep_of(j);
+          const unsigned first = warp * Q::warp_items + (j * 32 + lane) * PV;  // the vector's first index in the tile
+          const unsigned rejected_before_it = first - (in_tile_before + ranked.before_of(j));  // within the tile
+          unsigned k = shared_address(b + at) + ranked.before_of(j) * unsigned{sizeof(T)};
+          // (where no element of the tile is rejected the cursor wraps around, and no element is stored through it)
+          unsigned r = shared_address(b + rejected_at) + (static_cast<unsigned>(rejected) - 1 - rejected_before_it) * unsigned{sizeof(T)};
 #pragma unroll
           for (unsigned e = 0; e < PV; ++e) {
-            const unsigned keep = ranked.keep_of(j);
-            const unsigned rank = ranked.before_of(j) + __popc(keep & ((1u << e) - 1));  // kept before it in the warp's run
-            if (keep >> e & 1u) {
-              b[at + rank] = x[j][e];
-            } else {
-              const unsigned index = warp * Q::warp_items + (j * 32 + lane) * PV + e, r = index - (in_tile_before + rank);
-              if (index < valid) b[rejected_at + (static_cast<unsigned>(rejected) - 1 - r)] = x[j][e];
-            }
+            if (keep >> e & 1u)
+              store_shared(k, x[j][e]), k += sizeof(T);
+            else if (first + e < valid)
+              store_shared(r, x[j][e]), r -= sizeof(T);
           }
+        }
       }
       cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);  // these writes, seen by the bulk store
       __syncthreads();
