@@ -626,6 +626,11 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   2^28, 10% kept, u32 0.811-0.833 against 0.775-0.778 and f32 0.825-0.837 against 0.760-0.775 (50-90% +1-2%);
 //   partition_if at 90% kept 0.700-0.723 against 0.663-0.675; partition_unordered_if 0.816-0.843 against
 //   0.748-0.779. The threshold evaluated without a branch instead (one kernel, run 1) lost 5-25%.
+// - Stop 49 (H200, run 4, against run 2's library in turn, twice): C through shared-memory cursors (store_shared;
+//   ncu's source counters had C's staging at a third of compact_if's instructions, 5 an element). 2^28:
+//   partition_unordered_if u32 0.865-0.875 against 0.820-0.843, f32 0.849-0.874 against 0.812-0.853;
+//   partition_if at 90% kept 0.731-0.747 against 0.710-0.724; compact_if at 10% u32 0.832-0.857 against
+//   0.826-0.832, f32 0.854-0.858 against 0.828; flags and 8-byte elements level.
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
 // with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
