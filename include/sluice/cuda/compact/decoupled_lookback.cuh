@@ -968,30 +968,22 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       // element's own rank took 28); partition's rejected ones through a second, backwards. The cursors are
       // shared-memory addresses, a predicated store and add an element (stop 49: a generic pointer's cursor
       // took an address computation and the keep bit's extraction for each element too).
-      if constexpr (M != mode::partition) {
 #pragma unroll
-        for (unsigned j = 0; j < V; ++j) {
-          const unsigned keep = ranked.keep_of(j);
-          unsigned p = shared_address(b + at) + ranked.before_of(j) * unsigned{sizeof(T)};
+      for (unsigned j = 0; j < V; ++j) {
+        const unsigned keep = ranked.keep_of(j);
+        unsigned k = shared_address(b + at) + ranked.before_of(j) * unsigned{sizeof(T)};
+        // Partition: the vector's first index in the tile, and the cursor of its first rejected element (where no
+        // element of the tile is rejected it wraps around, and no element is stored through it).
+        [[maybe_unused]] const unsigned first = warp * Q::warp_items + (j * 32 + lane) * PV;
+        [[maybe_unused]] unsigned r =
+            shared_address(b + rejected_at) +
+            (static_cast<unsigned>(rejected) - 1 - (first - (in_tile_before + ranked.before_of(j)))) * unsigned{sizeof(T)};
 #pragma unroll
-          for (unsigned e = 0; e < PV; ++e)
-            if (keep >> e & 1u) store_shared(p, x[j][e]), p += sizeof(T);
-        }
-      } else {
-#pragma unroll
-        for (unsigned j = 0; j < V; ++j) {
-          const unsigned keep = ranked.keep_of(j);
-          const unsigned first = warp * Q::warp_items + (j * 32 + lane) * PV;  // the vector's first index in the tile
-          const unsigned rejected_before_it = first - (in_tile_before + ranked.before_of(j));  // within the tile
-          unsigned k = shared_address(b + at) + ranked.before_of(j) * unsigned{sizeof(T)};
-          // (where no element of the tile is rejected the cursor wraps around, and no element is stored through it)
-          unsigned r = shared_address(b + rejected_at) + (static_cast<unsigned>(rejected) - 1 - rejected_before_it) * unsigned{sizeof(T)};
-#pragma unroll
-          for (unsigned e = 0; e < PV; ++e) {
-            if (keep >> e & 1u)
-              store_shared(k, x[j][e]), k += sizeof(T);
-            else if (first + e < valid)
-              store_shared(r, x[j][e]), r -= sizeof(T);
+        for (unsigned e = 0; e < PV; ++e) {
+          if (keep >> e & 1u)
+            store_shared(k, x[j][e]), k += sizeof(T);
+          else if constexpr (M == mode::partition) {
+            if (first + e < valid) store_shared(r, x[j][e]), r -= sizeof(T);
           }
         }
       }
