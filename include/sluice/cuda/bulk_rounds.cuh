@@ -43,8 +43,9 @@ __device__ __forceinline__ void age(A (&banks)[Banks]) {
 // rounds before, sits in bank (r + 1) % (Lag + 1). step(r, bank) runs round r with its bank as a constant
 // (std::integral_constant), Lag + 1 rounds per trip of the loop, so that no register moves from round to round
 // (the scan's pipeline since stop 47, `age` moved about 60 registers a thread a round; the compact's for 4-byte
-// elements by predicate since stop 48). The loop's code is Lag + 1 times as long: a kernel whose round is long already can outgrow the instruction cache (stop 47: the compact's
-// with a comparison chosen by a switch in every element's test). rotate_rounds<1> is the plain loop, for age.
+// elements by predicate since stop 48). The loop's code is Lag + 1 times as long: a kernel whose round is long
+// already can outgrow the instruction cache (stop 47: the compact's with a comparison chosen by a switch in every
+// element's test). rotate_rounds<1> is the plain loop, for age.
 template <unsigned Banks, class Step>
 __device__ __forceinline__ void rotate_rounds(unsigned rounds, Step&& step) {
   for (unsigned r = 0; r < rounds; r += Banks)
