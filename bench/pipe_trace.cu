@@ -22,6 +22,8 @@
 // `pass50` (stop 47: partition's pipelined pass, the default shape, at 50% kept, for ncu); `banks` (stop 47: the
 // default shapes, u32 and u64, built from the library's headers and again with
 // docs/results/h200/stop47/compact-register-banks.patch applied: the held tiles in register banks).
+// `stop50` (stop 50: the library's shapes and predicates, 8-byte ones with the comparison fixed and in banks; build
+// with and without -DSLUICE_STUDY_OPAQUE_ZERO).
 // `shapes48` (stop 48: with the held tiles in rotating banks, 4-byte shapes that fit without spills: 8 vectors
 // with a lag of one round, a third buffer; compact_if and partition's pass; build without the trace).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
@@ -47,6 +49,7 @@ struct below {
 };
 
 int failures = 0;
+bool checking = true;  // stop50: outputs checked in the first repetition only
 float copy_ms = 0;
 const u64 total_bytes = u64{1} << 30;  // 2^28 u32, 2^27 u64
 unsigned long long* tr = nullptr;
@@ -130,6 +133,7 @@ struct harness {
   template <class F>
   void check(const char* what, bool partition, F launch) {
     if (sl::study_skip_lookback) return;  // the outputs are wrong by design
+    if (!checking) return;
     for (u64 m : {n, n - 12345}) {
       const u64 cap = partition ? m : m - m / 3;
       cudaMemset(out, 0xab, n * sizeof(T));
@@ -156,11 +160,16 @@ struct harness {
       failures += bad != 0;
     }
   }
-  template <class Pipe, sl::mode M = sl::mode::compact>
+  // Pred: below<T> (a comparison fixed at compile time), sluice::threshold<T> (the library's, chosen at run time) or
+  // sl::fixed_threshold<T, compare::less> (the library's fixed one), each x < limit.
+  template <class Pipe, sl::mode M = sl::mode::compact, class Pred = below<T>>
   void pred(const char* name, double ratio) {
     const T limit = static_cast<T>(ratio * (sizeof(T) == 8 ? 18446744073709551616.0 : 4294967296.0));
     for (u64 i = 0; i < n; ++i) keep[i] = h[i] < limit;
-    sluice::detail::pred_select<below<T>> sel{below<T>{limit}};
+    Pred p;
+    if constexpr (std::is_same_v<Pred, sluice::threshold<T>>) p = Pred{sluice::compare::less, limit};
+    else p = Pred{limit};
+    sluice::detail::pred_select<Pred> sel{p};
     auto go = [&](u64 m, u64 cap) {
       sl::compact_settings cs{sl::phasing::automatic, setting::on};
       if constexpr (M == sl::mode::partition) cs = sl::compact_settings{sl::phasing::automatic, setting::automatic, setting::automatic, 0, setting::on};
@@ -274,6 +283,54 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "stop50ncu") {  // stop 50: one case each for ncu (outputs not checked)
+    checking = false;
+    if (argc > 2 && std::string_view(argv[2]) == "u64") {
+      harness<unsigned long long> q;
+      q.yardstick();
+      q.pred<sl::compact_pipeline<unsigned long long, false>, sl::mode::compact, sluice::threshold<unsigned long long>>("compact run-time (default)", 0.1);
+    } else {
+      harness<unsigned> u;
+      u.yardstick();
+      u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, sl::fixed_threshold<unsigned, sluice::compare::less>>("compact (default)", 0.1);
+    }
+    return finish();
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "stop50") {  // stop 50: the library's shapes with its own predicates, for
+    // builds with and without -DSLUICE_STUDY_OPAQUE_ZERO; 8-byte elements' comparison chosen at run time (the
+    // library's today), fixed per kernel, and fixed with the held tiles in rotating banks; build without the trace
+    using fixed32 = sl::fixed_threshold<unsigned, sluice::compare::less>;
+    using fixed64 = sl::fixed_threshold<unsigned long long, sluice::compare::less>;
+    using runtime64 = sluice::threshold<unsigned long long>;
+    using Q_rot = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, true>;
+    using PQ_rot = sl::pipeline<unsigned long long, false, 5, 2, 2, 2, 2, true, true, true>;
+    {
+      harness<unsigned> u;
+      u.yardstick();
+      for (int rep = 0; rep < 2; ++rep) {
+        for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, fixed32>("compact (default)", r);
+        for (double r : {0.1, 0.9}) u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition, fixed32>("pass (default)", r);
+        checking = false;
+      }
+      checking = true;
+    }
+    harness<unsigned long long> q;
+    q.yardstick();
+    for (int rep = 0; rep < 2; ++rep) {
+      for (double r : {0.1, 0.5, 0.9}) {
+        q.pred<sl::compact_pipeline<unsigned long long, false>, sl::mode::compact, runtime64>("compact run-time (default)", r);
+        q.pred<sl::compact_pipeline<unsigned long long, false>, sl::mode::compact, fixed64>("compact fixed", r);
+        q.pred<Q_rot, sl::mode::compact, fixed64>("compact fixed rotating", r);
+      }
+      for (double r : {0.1, 0.9}) {
+        q.pred<sl::partition_pipeline<unsigned long long>, sl::mode::partition, runtime64>("pass run-time (default)", r);
+        q.pred<sl::partition_pipeline<unsigned long long>, sl::mode::partition, fixed64>("pass fixed", r);
+        q.pred<PQ_rot, sl::mode::partition, fixed64>("pass fixed rotating", r);
+      }
+      checking = false;
+    }
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "ceiling") {  // stop 47: the default with and without B's loads
     // (a second binary built with -DSLUICE_COMPACT_STUDY_SKIP_LOOKBACK), without the trace, on an H200
     if (sl::study_skip_lookback) std::printf("built with SLUICE_COMPACT_STUDY_SKIP_LOOKBACK: no look-back, outputs wrong, not checked\n");

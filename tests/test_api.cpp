@@ -592,13 +592,15 @@ class captured {
 const char* pipelined_spec() { return sanitizing() ? "decoupled-lookback:pipelined=on,blocks=7" : "decoupled-lookback:pipelined=on"; }
 
 // The six comparisons on the GPU: the single pass, the pipelines (4-byte elements: six kernels, one per comparison,
-// their held tiles in rotating register banks; 8-byte ones: the comparison chosen at run time, the tiles aged) and best.
+// their held tiles in rotating register banks; 8-byte ones: the compact's six kernels too, partition's pass one with
+// the comparison chosen at run time, the tiles aged) and best.
 TEST_F(gpu, every_comparison_through_the_gpu_compactions) {
   const std::size_t n = (std::size_t{1} << (sanitizing() ? 15 : 20)) + 77;
   const std::vector<std::string> specs{"best", pipelined_spec(), "decoupled-lookback:pipelined=off"};
   every_comparison<float>(device::cuda, specs, n, {1.0f, -0.0f, std::numeric_limits<float>::quiet_NaN()});
   every_comparison<std::uint32_t>(device::cuda, specs, n, {4u, 0u, ~0u});
   every_comparison<std::uint64_t>(device::cuda, specs, n, {std::uint64_t{4} << 33, ~std::uint64_t{0}});
+  every_comparison<std::int64_t>(device::cuda, specs, n, {std::int64_t{4} << 33, -1});
   every_comparison<double>(device::cuda, specs, n, {-0.0, std::numeric_limits<double>::quiet_NaN()});
 }
 

@@ -490,6 +490,25 @@ __device__ void store_shared(unsigned address, const T& v) {
     *static_cast<T*>(__cvta_shared_to_generic(address)) = v;
 }
 
+// A zero the compiler cannot see as one. A rotating pipeline clears the bank of a round without a tile (so that
+// the bank's older tile is dead there); written as T{}, the compiler cleared the bank before every round's load
+// instead: 16 register-pair clears a round, 2.5% of compact_if's instructions (stop 50, run 1: ncu's source
+// counters; with this zero 4.5% fewer instructions, compact_if u32 at 10% kept 0.867-0.878 of the H200's copy
+// against 0.854-0.863). The pipelines that age their banks keep T{} (u64 0.830-0.840 with it against 0.837-0.846).
+template <class T>
+__device__ T opaque_zero() {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a zero of one or two registers");
+  if constexpr (sizeof(T) == 4) {
+    unsigned z;
+    asm volatile("mov.b32 %0, 0;" : "=r"(z));
+    return cuda::std::bit_cast<T>(z);
+  } else {
+    unsigned long long z;
+    asm volatile("mov.b64 %0, 0;" : "=l"(z));
+    return cuda::std::bit_cast<T>(z);
+  }
+}
+
 // What the pipeline keeps of a ranked tile for the round that stores it (lag rounds later), packed so that
 // the registers go to the elements: which elements are kept, PV bits a vector, and each vector's kept before it
 // within the warp's run (warp_ranks), 16 bits each. Unpacked they took 2 V registers a tile, and at 7 vectors
@@ -556,6 +575,11 @@ struct pipeline {
   // elements by predicate, launched as one kernel per comparison (with_fixed_comparison; stop 48). 8-byte ones
   // gained 0-2% from it with a fixed comparison and flags none (stop 47, run 4): they keep one kernel each.
   static constexpr bool rotating = Rotating;
+  // The built-in threshold's comparison fixed per kernel (with_fixed_comparison: six kernels where one would do):
+  // where the banks rotate (their round's code three times over), and for the 8-byte compact, whose one kernel
+  // tested the comparison at run time (stop 50, run 1: u64 at 10% kept 0.837-0.846 of the H200's copy against
+  // 0.815-0.819; 50-90% level; partition's pass level, so it keeps one kernel).
+  static constexpr bool fixed_comparison = Rotating || (!Flags && sizeof(T) == 8 && Runs == 1);
   static constexpr unsigned threads = 256;
   static constexpr unsigned warps = threads / 32;
   static constexpr unsigned per_vector = 16 / sizeof(T);
@@ -712,6 +736,11 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     rounds.copy_in(s, buffers + std::size_t{s} * Q::stride, in + t * Q::tile, bulk_bytes(t));
     if constexpr (flags) rounds.copy_in(s, flag_buffers + std::size_t{s} * Q::tile, sel.flags + t * Q::tile, flag_bulk_bytes(t));
   };
+  // What clears a bank's element (opaque_zero where the banks rotate).
+  auto bank_zero = [] {
+    if constexpr (Q::rotating) return opaque_zero<T>();
+    else return T{};
+  };
   // The thread's vectors of tile t from buffer s (the single pass's warp-striped layout) and which of their
   // elements are kept. Past the bulk copies (the last tile's trailing bytes): from memory.
   auto load = [&](unsigned s, u64 t, T (&x)[V][PV], unsigned (&keep)[V]) {
@@ -737,13 +766,14 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       }
     } else {
       const u64 in_buffer = bulk_bytes(t) / sizeof(T), flags_in_buffer = flag_bulk_bytes(t), valid = count_of(t);
+      const T zero = bank_zero();
 #pragma unroll
       for (unsigned j = 0; j < V; ++j) {
         keep[j] = 0;
 #pragma unroll
         for (unsigned e = 0; e < PV; ++e) {
           const unsigned k = first + (j * 32 + lane) * PV + e;
-          x[j][e] = T{};  // every element written: the bank's older tile is dead (rotate_rounds)
+          x[j][e] = zero;  // every element written: the bank's older tile is dead (rotate_rounds)
           if (k >= valid) continue;
           x[j][e] = k < in_buffer ? b[k] : in[base + k];
           bool kept;
@@ -853,10 +883,11 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (lane == 0) warp_counts[warp] = c;
       bank_r[kc] = packed_ranks<PV, V>(keepc, lbc);  // here, not after C: keepc and lbc die (9 registers)
     } else {  // no tile (the last rounds): the bank written all the same, so that its older tile is dead here
+      const T zero = bank_zero();
 #pragma unroll
       for (unsigned j = 0; j < V; ++j)
 #pragma unroll
-        for (unsigned e = 0; e < PV; ++e) xc[j][e] = T{};
+        for (unsigned e = 0; e < PV; ++e) xc[j][e] = zero;
       bank_r[kc] = packed_ranks<PV, V>{};
     }
     __syncthreads();
@@ -1067,7 +1098,8 @@ auto single_pass_kernel(std::span<const T> in, std::span<T> out, Sel sel) {
 // The built-in threshold with its comparison fixed when the kernel is compiled. A rotating pipeline (its round's
 // code L + 1 times over) is launched as one of six kernels, one per comparison, chosen here on the host: with
 // the comparison chosen in every element's test its code tripled (stop 47: 207 KiB) and, evaluated without a
-// branch, its tests cost more than the banks saved (stop 48, run 1). Any other selector goes as it is.
+// branch, its tests cost more than the banks saved (stop 48, run 1). The 8-byte compact's pipeline too (stop 50:
+// pipeline::fixed_comparison). Any other selector goes as it is.
 template <class T, compare C>
 struct fixed_threshold {
   T value;
@@ -1132,7 +1164,7 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
     if constexpr (is_flags<Sel>) aligned = aligned && addr(sel.flags) % 16 == 0;
     if (!aligned || c.pipelined == setting::off || c.phased == phasing::on) return false;
     if (c.pipelined == setting::automatic && tiles < Pipe::min_tiles) return false;
-    return with_fixed_comparison<Pipe::rotating>(sel, [&](const auto& fixed) {
+    return with_fixed_comparison<Pipe::fixed_comparison>(sel, [&](const auto& fixed) {
       partition_args none{};
       return launch_pipeline<mode::compact, T, Tuning, Pipe>(in.data(), fixed, out.data(), n, out.size(), count, c.blocks, s, fn, none, [] {});
     });
@@ -1166,7 +1198,7 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
     if (c.pipelined == setting::automatic && c.reversed == setting::automatic && n * sizeof(T) < partition_sampled_from_bytes)
       return nullptr;
     partition_args part{c.reversed == setting::automatic};
-    const bool launched = with_fixed_comparison<Pipe::rotating>(sel, [&](const auto& fixed) {
+    const bool launched = with_fixed_comparison<Pipe::fixed_comparison>(sel, [&](const auto& fixed) {
       return launch_pipeline<mode::partition, T, Tuning, Pipe>(in.data(), fixed, out.data(), n, n, count, c.blocks, s, fn, part, [&] {
         if (!part.sample) return;  // the pass alone writes no decision
         decided = scratch(sizeof(unsigned), s, fn);
