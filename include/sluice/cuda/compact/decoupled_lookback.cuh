@@ -573,7 +573,9 @@ struct pipeline {
   // The tiles held for C (L + 1 banks of registers): true, they rotate through the banks (rotate_rounds, the round
   // loop's code L + 1 times over); false, they move one bank older at each round's end (age). Rotating for 4-byte
   // elements by predicate, launched as one kernel per comparison (with_fixed_comparison; stop 48). 8-byte ones
-  // gained 0-2% from it with a fixed comparison and flags none (stop 47, run 4): they keep one kernel each.
+  // gained 0-2% from it with a fixed comparison and flags none (stop 47, run 4); on the H200 the 8-byte compact
+  // with a fixed comparison lost by it (stop 50, run 1: 0.811-0.833 of the copy at 10% kept against 0.830-0.846):
+  // they age their banks.
   static constexpr bool rotating = Rotating;
   // The built-in threshold's comparison fixed per kernel (with_fixed_comparison: six kernels where one would do):
   // where the banks rotate (their round's code three times over), and for the 8-byte compact, whose one kernel
@@ -655,6 +657,10 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   partition_unordered_if u32 0.865-0.875 against 0.820-0.843, f32 0.849-0.874 against 0.812-0.853;
 //   partition_if at 90% kept 0.731-0.747 against 0.710-0.724; compact_if at 10% u32 0.832-0.857 against
 //   0.826-0.832, f32 0.854-0.858 against 0.828; flags and 8-byte elements level.
+// - Stop 50 (H200, run 2, against stop 49's library in turn, twice; pipe_trace stop50 in run 1): the rotating banks
+//   cleared with an opaque zero (opaque_zero) and the 8-byte compact as one kernel per comparison
+//   (pipeline::fixed_comparison). 2^28, 10% kept: compact_if u32 0.873-0.880 against 0.834-0.847 (f32 level,
+//   0.864-0.873), u64 0.829-0.839 against 0.813-0.818; 50-90% kept, partition_if and partition_unordered_if level.
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
 // with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
