@@ -574,7 +574,7 @@ struct pipeline {
   // loop's code L + 1 times over); false, they move one bank older at each round's end (age). Rotating for 4-byte
   // elements by predicate, launched as one kernel per comparison (with_fixed_comparison; stop 48). 8-byte ones
   // gained 0-2% from it with a fixed comparison and flags none (stop 47, run 4); on the H200 the 8-byte compact
-  // with a fixed comparison lost by it (stop 50, run 1: 0.811-0.833 of the copy at 10% kept against 0.830-0.846):
+  // with a fixed comparison lost by it (stop 50, run 1: 0.825-0.833 of the copy at 10% kept against 0.837-0.846):
   // they age their banks.
   static constexpr bool rotating = Rotating;
   // The built-in threshold's comparison fixed per kernel (with_fixed_comparison: six kernels where one would do):
