@@ -23,7 +23,8 @@
 // default shapes, u32 and u64, built from the library's headers and again with
 // docs/results/h200/stop47/compact-register-banks.patch applied: the held tiles in register banks).
 // `stop50` (stop 50: the library's shapes and predicates, 8-byte ones with the comparison fixed and in banks; build
-// with and without -DSLUICE_STUDY_OPAQUE_ZERO).
+// from commit c343379's headers with and without the opaque zero, then a study macro, the library's since 5327faa),
+// `stop50ncu` (one case each for ncu) and `stop50u32` (run 4: three builds, described there).
 // `shapes48` (stop 48: with the held tiles in rotating banks, 4-byte shapes that fit without spills: 8 vectors
 // with a lag of one round, a third buffer; compact_if and partition's pass; build without the trace).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
@@ -283,6 +284,20 @@ int main(int argc, char** argv) {
   cudaMalloc(&tr, slots * 8);
   cudaMemcpyToSymbol(sl::pipe_trace, &tr, sizeof tr);
 #endif
+  if (argc > 1 && std::string_view(argv[1]) == "stop50u32") {  // stop 50, run 4: u32 only, built from commit 6c9b1bf's
+    // headers three ways: as they were; B's scan of the warps' counts as cub::WarpScan<unsigned, 8> (3 shuffle steps,
+    // not 5; level, not kept); A's keep bits set under the test's predicate (the library's since)
+    using fixed32 = sl::fixed_threshold<unsigned, sluice::compare::less>;
+    harness<unsigned> u;
+    u.yardstick();
+    for (int rep = 0; rep < 2; ++rep) {
+      for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, fixed32>("compact (default)", r);
+      for (double r : {0.1, 0.9}) u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition, fixed32>("pass (default)", r);
+      u.flags<sl::compact_pipeline<unsigned, true>>("compact flags (default)", 0.1);
+      checking = false;
+    }
+    return finish();
+  }
   if (argc > 1 && std::string_view(argv[1]) == "stop50ncu") {  // stop 50: one case each for ncu (outputs not checked)
     checking = false;
     if (argc > 2 && std::string_view(argv[2]) == "u64") {
@@ -297,7 +312,7 @@ int main(int argc, char** argv) {
     return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "stop50") {  // stop 50: the library's shapes with its own predicates, for
-    // builds with and without -DSLUICE_STUDY_OPAQUE_ZERO; 8-byte elements' comparison chosen at run time (the
+    // builds with and without the opaque zero (stop 50, run 1); 8-byte elements' comparison chosen at run time (the
     // library's today), fixed per kernel, and fixed with the held tiles in rotating banks; build without the trace
     using fixed32 = sl::fixed_threshold<unsigned, sluice::compare::less>;
     using fixed64 = sl::fixed_threshold<unsigned long long, sluice::compare::less>;

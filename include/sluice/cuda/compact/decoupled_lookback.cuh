@@ -766,8 +766,12 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
         if constexpr (flags) {
           keep[j] = nonzero_mask<PV>(f + k);
         } else {
+          // Each bit set under the test's predicate: written as `keep |= kept << e`, the compiler selected 0 or -1,
+          // shifted and masked it (stop 50, run 4: 64 instructions fewer in the u32 kernel; compact_if u32 at 10%
+          // kept 0.894-0.907 of the H200's copy against 0.860-0.877, 50-90% and partition's pass level or ahead).
 #pragma unroll
-          for (unsigned e = 0; e < PV; ++e) keep[j] |= static_cast<unsigned>(sel(base + k + e, x[j][e])) << e;
+          for (unsigned e = 0; e < PV; ++e)
+            if (sel(base + k + e, x[j][e])) keep[j] |= 1u << e;
         }
       }
     } else {
@@ -908,7 +912,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
       if (cur != none) {
         const unsigned c = lane < Q::warps ? warp_counts[lane] : 0;
         unsigned incl;
-        warp_scan(warp_storage[0]).InclusiveSum(c, incl);
+        warp_scan(warp_storage[0]).InclusiveSum(c, incl);  // over 8 lanes instead (3 steps): level (stop 50, run 4)
         const unsigned kept = __shfl_sync(0xffffffffu, incl, Q::warps - 1);
         if (lane < Q::warps) warp_before[round % (L + 1)][lane] = incl - c;
         if (lane == 0) {
