@@ -492,9 +492,10 @@ __device__ void store_shared(unsigned address, const T& v) {
 
 // A zero the compiler cannot see as one. A rotating pipeline clears the bank of a round without a tile (so that
 // the bank's older tile is dead there); written as T{}, the compiler cleared the bank before every round's load
-// instead: 16 register-pair clears a round, 2.5% of compact_if's instructions (stop 50, run 1: ncu's source
-// counters; with this zero 4.5% fewer instructions, compact_if u32 at 10% kept 0.867-0.878 of the H200's copy
-// against 0.854-0.863). The pipelines that age their banks keep T{} (u64 0.830-0.840 with it against 0.837-0.846).
+// instead: 16 register-pair clears a round, 2.5% of compact_if's instructions (stop 50, run 1, ncu: with this zero
+// 2.5% fewer instructions executed, 4.5% in the source counters' sums; compact_if u32 at 10% kept 0.867-0.878 of the
+// H200's copy against 0.854-0.863). The pipelines that age their banks keep T{} (u64 0.830-0.840 with it against
+// 0.837-0.846).
 template <class T>
 __device__ T opaque_zero() {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a zero of one or two registers");
@@ -661,6 +662,9 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   cleared with an opaque zero (opaque_zero) and the 8-byte compact as one kernel per comparison
 //   (pipeline::fixed_comparison). 2^28, 10% kept: compact_if u32 0.873-0.880 against 0.834-0.847 (f32 level,
 //   0.864-0.873), u64 0.829-0.839 against 0.813-0.818; 50-90% kept, partition_if and partition_unordered_if level.
+//   Then (run 5, in turn with that build) A's keep bits set under the test's predicate: compact_if at 10% kept u32
+//   0.887-0.893 against 0.866-0.869, u64 0.848-0.853 against 0.823-0.839; partition_unordered_if u64 0.915-0.918
+//   against 0.893-0.910; the rest level.
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
 // with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
