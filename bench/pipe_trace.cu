@@ -50,7 +50,7 @@ struct below {
 };
 
 int failures = 0;
-bool checking = true;  // stop50: outputs checked in the first repetition only
+bool checking = true;  // stop 50: outputs checked in the first repetition only (twice_checked_once)
 float copy_ms = 0;
 const u64 total_bytes = u64{1} << 30;  // 2^28 u32, 2^27 u64
 unsigned long long* tr = nullptr;
@@ -274,6 +274,19 @@ using PP_8v2s_w1 = sl::pipeline<unsigned, false, 8, 2, 2, 1, 2, true, true>;
 // at 10% kept 0.944-0.951 against 0.926-0.931, u64 0.957 against 0.934, flags level; the default since (`final`
 // traces it).
 
+// Stop 50: the library's own fixed comparison (x < limit) for 4-byte elements; runs f twice, the outputs checked
+// the first time only; the library's u32 compact_if and partition pass cases.
+using fixed32 = sl::fixed_threshold<unsigned, sluice::compare::less>;
+template <class F>
+void twice_checked_once(F f) {
+  for (int rep = 0; rep < 2; ++rep) checking = rep == 0, f();
+  checking = true;
+}
+void library_u32_cases(harness<unsigned>& u) {
+  for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, fixed32>("compact (default)", r);
+  for (double r : {0.1, 0.9}) u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition, fixed32>("pass (default)", r);
+}
+
 int finish() {
   std::printf("failures: %d; last error: %s\n", failures, cudaGetErrorString(cudaGetLastError()));
   return failures != 0;
@@ -287,15 +300,12 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "stop50u32") {  // stop 50, run 4: u32 only, built from commit 6c9b1bf's
     // headers three ways: as they were; B's scan of the warps' counts as cub::WarpScan<unsigned, 8> (3 shuffle steps,
     // not 5; level, not kept); A's keep bits set under the test's predicate (the library's since)
-    using fixed32 = sl::fixed_threshold<unsigned, sluice::compare::less>;
     harness<unsigned> u;
     u.yardstick();
-    for (int rep = 0; rep < 2; ++rep) {
-      for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, fixed32>("compact (default)", r);
-      for (double r : {0.1, 0.9}) u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition, fixed32>("pass (default)", r);
+    twice_checked_once([&] {
+      library_u32_cases(u);
       u.flags<sl::compact_pipeline<unsigned, true>>("compact flags (default)", 0.1);
-      checking = false;
-    }
+    });
     return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "stop50ncu") {  // stop 50: one case each for ncu (outputs not checked)
@@ -307,14 +317,13 @@ int main(int argc, char** argv) {
     } else {
       harness<unsigned> u;
       u.yardstick();
-      u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, sl::fixed_threshold<unsigned, sluice::compare::less>>("compact (default)", 0.1);
+      u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, fixed32>("compact (default)", 0.1);
     }
     return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "stop50") {  // stop 50: the library's shapes with its own predicates, for
     // builds with and without the opaque zero (stop 50, run 1); 8-byte elements' comparison chosen at run time (the
     // library's today), fixed per kernel, and fixed with the held tiles in rotating banks; build without the trace
-    using fixed32 = sl::fixed_threshold<unsigned, sluice::compare::less>;
     using fixed64 = sl::fixed_threshold<unsigned long long, sluice::compare::less>;
     using runtime64 = sluice::threshold<unsigned long long>;
     using Q_rot = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, true>;
@@ -322,16 +331,11 @@ int main(int argc, char** argv) {
     {
       harness<unsigned> u;
       u.yardstick();
-      for (int rep = 0; rep < 2; ++rep) {
-        for (double r : {0.1, 0.5, 0.9}) u.pred<sl::compact_pipeline<unsigned, false>, sl::mode::compact, fixed32>("compact (default)", r);
-        for (double r : {0.1, 0.9}) u.pred<sl::partition_pipeline<unsigned>, sl::mode::partition, fixed32>("pass (default)", r);
-        checking = false;
-      }
-      checking = true;
+      twice_checked_once([&] { library_u32_cases(u); });
     }
     harness<unsigned long long> q;
     q.yardstick();
-    for (int rep = 0; rep < 2; ++rep) {
+    twice_checked_once([&] {
       for (double r : {0.1, 0.5, 0.9}) {
         q.pred<sl::compact_pipeline<unsigned long long, false>, sl::mode::compact, runtime64>("compact run-time (default)", r);
         q.pred<sl::compact_pipeline<unsigned long long, false>, sl::mode::compact, fixed64>("compact fixed", r);
@@ -342,8 +346,7 @@ int main(int argc, char** argv) {
         q.pred<sl::partition_pipeline<unsigned long long>, sl::mode::partition, fixed64>("pass fixed", r);
         q.pred<PQ_rot, sl::mode::partition, fixed64>("pass fixed rotating", r);
       }
-      checking = false;
-    }
+    });
     return finish();
   }
   if (argc > 1 && std::string_view(argv[1]) == "ceiling") {  // stop 47: the default with and without B's loads
