@@ -24,7 +24,8 @@
 // docs/results/h200/stop47/compact-register-banks.patch applied: the held tiles in register banks).
 // `stop50` (stop 50: the library's shapes and predicates, 8-byte ones with the comparison fixed and in banks; build
 // from commit c343379's headers with and without the opaque zero, then a study macro, the library's since 5327faa),
-// `stop50ncu` (one case each for ncu) and `stop50u32` (run 4: three builds, described there).
+// `stop50ncu` (one case each for ncu) and `stop50u32` (run 4: three builds, described there). `stop51` (stop 51: the
+// library's u32, flags and u64 cases, for builds in turn).
 // `shapes48` (stop 48: with the held tiles in rotating banks, 4-byte shapes that fit without spills: 8 vectors
 // with a lag of one round, a third buffer; compact_if and partition's pass; build without the trace).
 // Build: nvcc -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -DSLUICE_PIPE_TRACE -Iinclude -Ibuild/include bench/pipe_trace.cu src/runtime.cpp src/gl/unavailable.cpp -o pipe_trace
@@ -305,6 +306,24 @@ int main(int argc, char** argv) {
     twice_checked_once([&] {
       library_u32_cases(u);
       u.flags<sl::compact_pipeline<unsigned, true>>("compact flags (default)", 0.1);
+    });
+    return finish();
+  }
+  if (argc > 1 && std::string_view(argv[1]) == "stop51") {  // stop 51: the library's cases of every pipeline shape, for
+    // builds of B's count sum and barriers in turn (docs/results/h200/stop51); build without the trace
+    using fixed64 = sl::fixed_threshold<unsigned long long, sluice::compare::less>;
+    harness<unsigned> u;
+    u.yardstick();
+    twice_checked_once([&] {
+      library_u32_cases(u);
+      for (double r : {0.1, 0.5}) u.flags<sl::compact_pipeline<unsigned, true>>("compact flags (default)", r);
+    });
+    harness<unsigned long long> q;
+    q.yardstick();
+    twice_checked_once([&] {
+      for (double r : {0.1, 0.5, 0.9}) q.pred<sl::compact_pipeline<unsigned long long, false>, sl::mode::compact, fixed64>("compact (default)", r);
+      for (double r : {0.1, 0.9})
+        q.pred<sl::partition_pipeline<unsigned long long>, sl::mode::partition, sluice::threshold<unsigned long long>>("pass (default)", r);
     });
     return finish();
   }
