@@ -590,13 +590,38 @@ struct pipeline {
   static constexpr unsigned warp_items = 32 * per_vector * vectors;
   static constexpr unsigned tile = threads * per_vector * vectors;
   static constexpr unsigned runs = Runs;  // runs staged per tile: 1 (compact: the kept), 2 (partition: and the rejected)
-  static constexpr unsigned stride = tile + runs * per_vector;  // a buffer's elements: the tile, then a phase of slack per run
+  // Shared memory, all of it dynamic: the buffers from its start, each a whole number of 128-byte lines, then the
+  // block's variables (vars). The kernel declares none static, so nothing the compiler lays out moves the buffers
+  // (the dynamic part starts where the block's shared memory does) and their addresses stay constants: where they
+  // fall decides the pipeline's speed. Stop 51 (docs/results/h200/stop51, runs 1-4): the static variables
+  // 32 bytes smaller moved the buffers from 112 / 0 / 16 bytes past a line to 80 / 96 / 112, and compact_if u32 ran
+  // 8-9% slower at every ratio (0.82 / 0.87 / 0.88 of the H200's copy at 10 / 50 / 90% kept against 0.90 / 0.96 /
+  // 0.94); swept, load buffers 16, 48 or 80 bytes past a line cost 5-15%, every buffer on a line measured fastest.
+  // Aligned up at run time instead, the buffers' addresses were no longer constants and 10% kept lost 4-6% (run 3);
+  // `extern __shared__ __align__(128)` is not honoured for dynamic shared memory (CCCL #5122).
+  static constexpr unsigned line = 128 / sizeof(T);
+  static constexpr unsigned stride = (tile + runs * per_vector + line - 1) / line * line;  // a buffer: the tile, a phase of slack per run
   static constexpr unsigned stages = Stages;
   static constexpr unsigned blocks_per_sm = BlocksPerSm;  // resident blocks of the persistent grid
-  static constexpr std::size_t shared_bytes =
+  static constexpr std::size_t buffer_bytes =
       std::size_t{stages} * (stride * sizeof(T) + (Flags ? tile : 0)) + (release ? stride * sizeof(T) : 0);
+  struct vars {
+    std::uint64_t arrived[stages];  // one mbarrier per buffer
+    unsigned long long tile_before;
+    typename cub::WarpScan<unsigned>::TempStorage warp_storage[warps];
+    unsigned warp_counts[warps];
+    unsigned warp_before[lag + 1][warps];  // kept before each warp in the tile counted in round r, at r % (lag + 1)
+    unsigned tile_count[lag + 1];          // that tile's count, likewise
+    unsigned wide_sums[warps];             // wide look-back: each warp's part of the counts read
+    // Two-ended staging (set by the copier): the last run staged spans staging[[0], [1]); [2], 1 where it was
+    // bulk stored; [3], where this round's run goes.
+    unsigned staged_last[4];
+  };
+  static_assert(buffer_bytes % alignof(vars) == 0);
+  static constexpr std::size_t shared_bytes = buffer_bytes + sizeof(vars);
   static constexpr bool built = sizeof(T) == 4 || (sizeof(T) == 8 && !Flags);
   static constexpr u64 max_grid = wide ? u64{wide_per_thread} * threads : ~u64{0};
+  static_assert(!wide || u64{wide_per_thread} * threads * tile < (u64{1} << 32), "B sums a grid's tile counts in 32 bits");
   // pipelined=auto from this many tiles on: 32 MiB of 4-byte elements by predicate (stop 40, run 6: at 2^23 u32
   // 0.896x CUB's time against the single pass's 0.960x; at 2^22 1.10x the single pass's), else 64 MiB.
   static constexpr u64 min_tiles = (u64{1} << (!Flags && sizeof(T) == 4 ? 25 : 26)) / sizeof(T) / tile;
@@ -665,6 +690,13 @@ using partition_pipeline = pipeline<T, false, sizeof(T) == 8 ? 5 : 6, 2, 2, 2, 2
 //   Then (run 5, in turn with that build) A's keep bits set under the test's predicate: compact_if at 10% kept u32
 //   0.887-0.893 against 0.866-0.869, u64 0.848-0.853 against 0.823-0.839; partition_unordered_if u64 0.915-0.918
 //   against 0.893-0.910; the rest level.
+// - Stop 51 (H200, run 5, against stop 50's library in turn; pipe_trace stop51 and layout in runs 1-4): the shared
+//   memory all dynamic, every buffer whole 128-byte lines from its start (pipeline::vars), and B's counts summed by
+//   one redux.sync.
+//   2^28 `_async`: compact_if u32 0.944-0.951 / 0.976 / 0.950-0.955 of the copy at 10 / 50 / 90% kept against
+//   0.898-0.900 / 0.958 / 0.942-0.943, u64 0.924-0.928 / 0.956-0.975 / 0.946-0.959 against 0.850-0.853 /
+//   0.931-0.943 / 0.942-0.943; compact with flags u32 0.988 / 1.008 / 0.969 against 0.948 / 0.969 / 0.947;
+//   partition_unordered_if u32 0.888-0.897 against 0.873-0.887, u64 0.922-0.937 against 0.915-0.917.
 // Auto takes it from 64 MiB of elements on (2^24 four-byte or 2^23 eight-byte elements; 8-byte elements with
 // flags keep the phased path: no pipeline is built for them), four-byte ones by predicate from 32 MiB (2^23;
 // with flags the two paths measured alike there, 0.0369 against 0.0371 ms, stop 40's run 6). 16-byte elements
@@ -719,22 +751,20 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   using round_schedule = bulk_rounds<Q::tile, S, L, Q::release>;
   constexpr u64 none = round_schedule::none;  // no tile: what taken() and stored() return past the last
   constexpr bool two_ended = Q::two_ended_staging && M != mode::partition;  // partition: both runs from the low end
-  __shared__ typename warp_scan::TempStorage warp_storage[Q::warps];
-  __shared__ unsigned warp_counts[Q::warps];
-  __shared__ unsigned warp_before[L + 1][Q::warps];  // kept before each warp in the tile counted in round r, at r % (L + 1)
-  __shared__ unsigned tile_count[L + 1];             // that tile's count, likewise
-  __shared__ unsigned long long tile_before;
-  __shared__ unsigned long long wide_sums[1][Q::warps];  // wide look-back: each warp's part of the counts read
-  __shared__ alignas(8) std::uint64_t arrived[S];  // one mbarrier per buffer
-  // Two-ended staging (set by the copier): the last run staged spans staging[[0], [1]); [2], 1 where it was
-  // bulk stored; [3], where this round's run goes.
-  __shared__ unsigned staged_last[4];
-  T* const buffers = dynamic_shared<T>();
+  T* const buffers = dynamic_shared<T>();  // the buffers, then the block's variables (pipeline::vars)
+  typename Q::vars& sh = *reinterpret_cast<typename Q::vars*>(reinterpret_cast<unsigned char*>(buffers) + Q::buffer_bytes);
+  auto& warp_storage = sh.warp_storage;
+  auto& warp_counts = sh.warp_counts;
+  auto& warp_before = sh.warp_before;
+  auto& tile_count = sh.tile_count;
+  auto& tile_before = sh.tile_before;
+  auto& wide_sums = sh.wide_sums;
+  auto& staged_last = sh.staged_last;
   std::uint8_t* const flag_buffers = reinterpret_cast<std::uint8_t*>(buffers + std::size_t{S} * Q::stride);
   T* const staging = reinterpret_cast<T*>(flag_buffers + (flags ? std::size_t{S} * Q::tile : 0));  // release: C's buffer
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
   const bool copier = threadIdx.x == Q::threads - 1;  // issues the bulk copies
-  const round_schedule rounds(n, arrived);
+  const round_schedule rounds(n, sh.arrived);
   const u64 tiles = rounds.tiles;
   auto count_of = [&](u64 t) { return rounds.count_of(t); };
   auto bulk_bytes = [&](u64 t) { return rounds.bulk_bytes(t, sizeof(T)); };
@@ -936,7 +966,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     }
     if constexpr (Q::wide && !study_skip_lookback) {
       if (done != none) {
-        unsigned long long mine = 0;
+        unsigned mine = 0;  // tile counts, at most W x threads of them: 32 bits hold their sum
 #pragma unroll
         for (unsigned k = 0; k < W; ++k) {
           unsigned long long c;
@@ -947,14 +977,15 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
             if (threadIdx.x == 0) ++polls;
 #endif
           }
-          mine += c;
+          mine += static_cast<unsigned>(c);
         }
 #ifdef SLUICE_PIPE_TRACE
         if (threadIdx.x == 0) pipe_trace[(u64{round} * gridDim.x + blockIdx.x) * 10 + 9] = polls + 1, polls = 0;  // 1 + thread 0's polls
 #endif
-#pragma unroll
-        for (unsigned o = 16; o > 0; o /= 2) mine += __shfl_xor_sync(0xffffffffu, mine, o);
-        if (lane == 0) wide_sums[0][warp] = mine;
+        // One redux.sync, where 64-bit shuffles took five dependent steps of four instructions (stop 51, run 3, with
+        // the buffers on lines: compact_if u32 at 10% kept 0.87-0.89 of the H200's copy against 0.84-0.86).
+        mine = __reduce_add_sync(0xffffffffu, mine);
+        if (lane == 0) wide_sums[warp] = mine;
       }
     }
     SLUICE_PIPE_STAMP(round, 5);
@@ -980,9 +1011,9 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
     unsigned long long wide_before = 0;
     if constexpr (Q::wide) {
       if (done != none) {
-        unsigned long long between = 0;
+        unsigned between = 0;
 #pragma unroll
-        for (unsigned w = 0; w < Q::warps; ++w) between += wide_sums[0][w];
+        for (unsigned w = 0; w < Q::warps; ++w) between += wide_sums[w];
         wide_before = last_before + between;
         last_before = wide_before;
         if constexpr (study_skip_lookback) wide_before = done * Q::tile;

@@ -6,6 +6,7 @@
 # on, the sanitizers over the pipelines on 7 blocks.
 cd "$(dirname "$0")/../../../../.."
 . scripts/device_prologue.sh
+W=$OUT/w && mkdir -p $W  # here, so that what ran comes back even if the call's time runs out
 tar xJmf .device/bins.tar.xz -C .device && tar xJf .device/old.tar.xz -C .device
 S=.device/sluice
 ab() { local rep=$1; shift; for which in "$@"; do B=$S; [ $which = old ] && B=.device/old/sluice
@@ -24,4 +25,3 @@ gzip $W/tests.log
 cat $OUT/gpu.txt $W/rc.txt $W/times.txt | grep -v " rc 0"; zcat $W/tests.log.gz | tail -4
 for f in $W/verify*.log $W/san-*.log; do echo "$(basename $f): $(grep -E 'SUMMARY|passed, ' $f | tail -2 | tr '\n' ' ')"; done
 for d in $W/ab/*; do echo "$(basename $d) $(grep -h -v -E '^copy|cub|^primitive' $d/*.csv | awk -F, '{printf "%s/%s:%.3f ", $4, $6, $10}')"; done
-tar czf $OUT/run5.tgz -C $(dirname $W) w
