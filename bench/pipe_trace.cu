@@ -275,9 +275,10 @@ using PP_8v2s_w1 = sl::pipeline<unsigned, false, 8, 2, 2, 1, 2, true, true>;
 // at 10% kept 0.944-0.951 against 0.926-0.931, u64 0.957 against 0.934, flags level; the default since (`final`
 // traces it).
 
-// Stop 50: the library's own fixed comparison (x < limit) for 4-byte elements; runs f twice, the outputs checked
-// the first time only; the library's u32 compact_if and partition pass cases.
+// Stop 50: the library's own fixed comparison (x < limit) for 4- and 8-byte elements; runs f twice, the outputs
+// checked the first time only; the library's u32 compact_if and partition pass cases.
 using fixed32 = sl::fixed_threshold<unsigned, sluice::compare::less>;
+using fixed64 = sl::fixed_threshold<unsigned long long, sluice::compare::less>;
 template <class F>
 void twice_checked_once(F f) {
   for (int rep = 0; rep < 2; ++rep) checking = rep == 0, f();
@@ -311,7 +312,6 @@ int main(int argc, char** argv) {
   }
   if (argc > 1 && std::string_view(argv[1]) == "stop51") {  // stop 51: the library's cases of every pipeline shape, for
     // builds of B's count sum and barriers in turn (docs/results/h200/stop51); build without the trace
-    using fixed64 = sl::fixed_threshold<unsigned long long, sluice::compare::less>;
     harness<unsigned> u;
     u.yardstick();
     twice_checked_once([&] {
@@ -343,7 +343,6 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "stop50") {  // stop 50: the library's shapes with its own predicates, for
     // builds with and without the opaque zero (stop 50, run 1); 8-byte elements' comparison chosen at run time (the
     // library's today), fixed per kernel, and fixed with the held tiles in rotating banks; build without the trace
-    using fixed64 = sl::fixed_threshold<unsigned long long, sluice::compare::less>;
     using runtime64 = sluice::threshold<unsigned long long>;
     using Q_rot = sl::pipeline<unsigned long long, false, 6, 2, 2, 2, 1, true, true, true>;
     using PQ_rot = sl::pipeline<unsigned long long, false, 5, 2, 2, 2, 2, true, true, true>;
