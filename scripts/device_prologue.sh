@@ -26,3 +26,48 @@ in_turn() {
     for nb in "${order[@]}"; do t "${nb%%=*}-$rep" 300 "${nb#*=}" "$@"; mv "$W/${nb%%=*}-$rep.log" "$W/${nb%%=*}-$rep.txt"; done
   done
 }
+# keep: what the run has in $W so far, packed into $OUT/run.tgz (one file: a call returns only the first of many
+# files under $OUT); call it after each step that matters, so a run cut short still returns what it finished.
+keep() { tar czf "$OUT/run.tgz" -C "$(dirname "$W")" "$(basename "$W")"; }
+# ab REPS "PRIMITIVES" NAME=SLUICE... -- ARGS...: `SLUICE bench --device cuda --suite production --primitive P ARGS`
+# for each primitive P, the binaries in turn REPS times (reversed every other time), each into $W/ab/NAME-REP-P/;
+# 90 s each at most.
+ab() {
+  local reps=$1 prims=$2; shift 2
+  local bins=()
+  while [ "$1" != -- ]; do bins+=("$1"); shift; done; shift
+  for ((rep = 1; rep <= reps; ++rep)); do
+    local order=("${bins[@]}")
+    if ((rep % 2 == 0)); then order=(); for ((i = ${#bins[@]} - 1; i >= 0; --i)); do order+=("${bins[i]}"); done; fi
+    for p in $prims; do for nb in "${order[@]}"; do
+      t "ab-${nb%%=*}-$rep-$p" 90 "${nb#*=}" bench --device cuda --suite production --primitive "$p" "$@" \
+        --out "$W/ab/${nb%%=*}-$rep-$p"
+      rm -f "$W/ab/${nb%%=*}-$rep-$p"/*.gp "$W/ab/${nb%%=*}-$rep-$p"/*.png
+    done; done
+  done
+}
+# ab_summary: one line per step of ab: the sluice rows' element type / valid ratio : fraction of the copy.
+ab_summary() {
+  for d in "$W"/ab/*; do
+    echo "$(basename "$d") $(grep -h -v -E '^copy|cub|^primitive' "$d"/*.csv | awk -F, '{printf "%s/%s:%.3f ", $4, $6, $10}')"
+  done
+}
+# pipeline_checks SLUICE TESTS: the GPU tests (quick matrix, the huge ones left out), verify --quick, the pipelines
+# forced on (full grid and 7 blocks), and memcheck, racecheck and synccheck over the pipelines on 7 blocks; then
+# prints the failed steps, the tests' tail and each check's summary line.
+pipeline_checks() {
+  local s=$1 tests=$2
+  SLUICE_TEST_QUICK=1 t tests 300 "$tests" --gtest_brief=1 --gtest_filter='-gpu.huge*'
+  t verify-quick 60 "$s" verify --device cuda --quick
+  t verify-pipelined 120 "$s" verify --device cuda --algo decoupled-lookback:pipelined=on \
+    --algo decoupled-lookback:pipelined=on,blocks=7
+  local p=(--device cuda --quick --jobs 1 --sample 8 --max-size 5000 --algo decoupled-lookback:pipelined=on,blocks=7)
+  for tool in memcheck racecheck synccheck; do
+    t "san-$tool-pipelined" 60 compute-sanitizer --tool $tool --error-exitcode 9 "$s" verify "${p[@]}"
+  done
+  gzip -f "$W/tests.log"
+  grep -v " rc 0" "$W/rc.txt"; zcat "$W/tests.log.gz" | tail -3
+  for f in "$W"/verify*.log "$W"/san-*.log; do
+    echo "$(basename "$f"): $(grep -E 'SUMMARY|passed, ' "$f" | tail -2 | tr '\n' ' ')"
+  done
+}
