@@ -260,8 +260,6 @@ void require_device(const char* fn) {
     throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but no CUDA GPU is present");
 }
 
-bool is_host_slot(const void* p) noexcept;
-
 // The driver's cuPointerGetAttributes, asked for one attribute: 0.07-0.08 us a call on the H100's host, where
 // cudaPointerGetAttributes, which asks the driver for several, takes 0.12-0.14 (bench/host_path.cu, stop 45).
 // Unlike cuPointerGetAttribute it answers memory CUDA does not know with success and a zero type, not an
@@ -421,6 +419,7 @@ void copy_to_host(void*, const void*, std::size_t, CUstream_st*, const char* fn)
 void synchronize(CUstream_st*, const char* fn) { no_cuda(fn); }
 void* host_slot_take(const char*) noexcept { return nullptr; }
 void host_slot_give(void*) noexcept {}
+bool is_host_slot(const void*) noexcept { return false; }
 #endif
 
 }  // namespace cuda_backend

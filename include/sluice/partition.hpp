@@ -57,9 +57,12 @@ void partition_flagged_run(const char* fn, primitive prim, const In& in, const F
 // Split in into out (out.size() >= in.size()): pred(x) true first, then false; return the split point.
 template <detail::span_like In, class Out, class Pred>
 std::uint64_t partition(const In& in, Out&& out, Pred pred, const options& opt = {}) {
-  return detail::counted("partition", opt, [&](std::uint64_t* c) {
-    detail::partition_run("partition", primitive::partition, detail::as_const_span(in), detail::as_span(out), detail::pred_select<Pred>{pred}, c, opt);
-  });
+  return detail::counted(
+      "partition", opt,
+      [&](std::uint64_t* c) {
+        detail::partition_run("partition", primitive::partition, detail::as_const_span(in), detail::as_span(out), detail::pred_select<Pred>{pred}, c, opt);
+      },
+      detail::direct_if_any(in, primitive::partition));
 }
 template <detail::span_like In, class Out, class Pred>
 void partition_async(const In& in, Out&& out, Pred pred, std::uint64_t* count, const options& opt = {}) {
@@ -70,9 +73,10 @@ void partition_async(const In& in, Out&& out, Pred pred, std::uint64_t* count, c
 // The same split by flag bytes (non-zero first).
 template <detail::span_like In, detail::span_like Flags, class Out>
 std::uint64_t partition_flagged(const In& in, const Flags& flags, Out&& out, const options& opt = {}) {
-  return detail::counted("partition_flagged", opt, [&](std::uint64_t* c) {
-    detail::partition_flagged_run("partition_flagged", primitive::partition, in, flags, out, c, opt);
-  });
+  return detail::counted(
+      "partition_flagged", opt,
+      [&](std::uint64_t* c) { detail::partition_flagged_run("partition_flagged", primitive::partition, in, flags, out, c, opt); },
+      detail::direct_if_any(in, primitive::partition));
 }
 template <detail::span_like In, detail::span_like Flags, class Out>
 void partition_flagged_async(const In& in, const Flags& flags, Out&& out, std::uint64_t* count, const options& opt = {}) {

@@ -37,6 +37,7 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* st
 inline constexpr std::size_t host_slot_bytes = 16;
 void* host_slot_take(const char* fn) noexcept;
 void host_slot_give(void* slot) noexcept;
+bool is_host_slot(const void* p) noexcept;  // p lies in a host slot
 void synchronize(CUstream_st* stream, const char* fn);  // cudaStreamSynchronize, its error thrown
 void check_cuda(int cuda_error_code, const char* fn, const char* what);  // throws unless cudaSuccess
 int multiprocessor_count(const char* fn);  // of the current device, cached

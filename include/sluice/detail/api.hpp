@@ -83,10 +83,11 @@ std::optional<primitive> direct_if_any(const In& in, primitive prim) {
 
 // The synchronous form of a counted call: run(count) writes the count (host memory on cpu and gl; on CUDA a
 // scratch word in device memory, brought back with one stream sync). direct: the call's primitive, given only
-// for a non-empty input (direct_if_any). Where a compact or partition_unordered call resolves to `decoupled-lookback`,
-// whose kernels only store the count, once and plainly (no atomics on it, no zeroing memset, which an empty
-// input takes, no kernel reading it back, as the stable partition's reversal does), the count goes straight
-// into a mapped host slot (cuda_backend::through_host_slot; docs/performance.md, "Stop 41").
+// for a non-empty input (direct_if_any). Where a compact, partition or partition_unordered call resolves to
+// `decoupled-lookback`, whose kernels only store the count, once and plainly (no atomics on it, no zeroing memset,
+// which an empty input takes; the stable partition's pipelined pass, whose reversal reads it back, keeps it in
+// device memory and copies it into the slot), the count goes straight into a mapped host slot
+// (cuda_backend::through_host_slot; docs/performance.md, "Stop 41" and "Stop 52").
 template <class F>
 std::uint64_t counted(const char* fn, const options& opt, F&& run, std::optional<primitive> direct = std::nullopt) {
   std::uint64_t host = 0;
@@ -95,7 +96,7 @@ std::uint64_t counted(const char* fn, const options& opt, F&& run, std::optional
     return host;
   }
   if constexpr (config::has_cuda)
-    if (direct && (*direct == primitive::compact || *direct == primitive::partition_unordered) &&
+    if (direct && (*direct == primitive::compact || *direct == primitive::partition || *direct == primitive::partition_unordered) &&
         find_algorithm(*direct, device::cuda, opt.algorithm, fn).name == "decoupled-lookback")
       if (const auto c = cuda_backend::through_host_slot<std::uint64_t>(opt.stream, fn, run)) return *c;
   cuda_backend::scratch count(sizeof(std::uint64_t), opt.stream, fn);

@@ -1227,6 +1227,17 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
 // and whose move's grid then flips the pass's tail instead; where that path is the phased one (`counts` not
 // null: its tiles' counts, `count_tiles` of them), the pass kernel takes those counts where it does not run the
 // pass, so the choice costs no launch of its own.
+// Whether these spans and settings ask for the pipelined partition (where it is built: run_pipelined_partition).
+template <class T>
+bool pipelined_partition_wanted(std::span<const T> in, std::span<T> out, const compact_settings& c) {
+  using sluice::detail::setting;
+  const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+  if (addr(in.data()) % 16 != 0 || addr(out.data()) % 16 != 0 || c.pipelined == setting::off || c.phased == phasing::on ||
+      c.resident == setting::on || c.reversed == setting::off)
+    return false;
+  return c.pipelined != setting::automatic || c.reversed != setting::automatic || in.size() * sizeof(T) >= partition_sampled_from_bytes;
+}
+
 template <class T, class Sel, class Tuning, class Pipe>
 const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
                                         compact_settings c, u64* counts, u64 count_tiles, scratch& decided, bool* alone,
@@ -1235,13 +1246,8 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
     return nullptr;
   } else {
     using sluice::detail::setting;
-    const auto addr = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
     const u64 n = in.size();
-    if (addr(in.data()) % 16 != 0 || addr(out.data()) % 16 != 0 || c.pipelined == setting::off || c.phased == phasing::on ||
-        c.resident == setting::on || c.reversed == setting::off)
-      return nullptr;
-    if (c.pipelined == setting::automatic && c.reversed == setting::automatic && n * sizeof(T) < partition_sampled_from_bytes)
-      return nullptr;
+    if (!pipelined_partition_wanted(in, out, c)) return nullptr;
     partition_args part{c.reversed == setting::automatic};
     const bool launched = with_fixed_comparison<Pipe::fixed_comparison>(sel, [&](const auto& fixed) {
       return launch_pipeline<mode::partition, T, Tuning, Pipe>(in.data(), fixed, out.data(), n, n, count, c.blocks, s, fn, part, [&] {
@@ -1263,8 +1269,8 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
 }
 
 template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline_for<M, T, is_flags<Sel>>>
-void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
-         compact_settings settings = {}) {
+void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
+               compact_settings settings) {
   using P = policy<T>;
   using sluice::detail::setting;
   const phasing ph = settings.phased;
@@ -1363,6 +1369,24 @@ void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStrea
   kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter,
                                                               launch.spare_counter(), states, kept_total, tile_incl, bits, skip, false);
   check_launch(fn, "select_lookback::select_kernel");
+}
+
+// compact, compact_unordered and partition. Every path stores *count once, plainly, and reads it in no kernel, so a
+// synchronous call's count can be a host slot (detail::counted), but for partition's pipelined pass: where the
+// pass ran, the grids behind it reverse out[*count, n), every thread reading *count. Where that pass may run and
+// count is a host slot, the count lives in device memory for the call and is copied into the slot at its end
+// (one copy in a call of 256 MiB or more, or one that asked for the pass).
+template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline_for<M, T, is_flags<Sel>>>
+void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
+         compact_settings settings = {}) {
+  if constexpr (M == mode::partition && !is_flags<Sel> && Pipe::built && Pipe::runs == 2)
+    if (pipelined_partition_wanted(in, out, settings) && is_host_slot(count)) {
+      scratch on_device(sizeof(u64), s, fn);
+      run_paths<M, T, Sel, Tuning, Pipe>(in, out, sel, on_device.as<u64>(), s, fn, settings);
+      check_cuda(cudaMemcpyAsync(count, on_device.as<u64>(), sizeof(u64), cudaMemcpyDefault, s), fn, "cudaMemcpyAsync");
+      return;
+    }
+  run_paths<M, T, Sel, Tuning, Pipe>(in, out, sel, count, s, fn, settings);
 }
 
 // partition_unordered's parameters (predicates): pipelined=auto|on|off (partition's pipelined pass, its tail
