@@ -1,8 +1,9 @@
-# stop 52, device run 2 (an H200; its A/B steps took the call's 600 s, so the checks below it ran in run 3):
+# stop 52, device run 2 (an H200): this stop's library (.device/sluice: the pipelined scan's buffers on 128-byte
 # lines; the stable partition's synchronous count through a mapped host slot) against run 1's (.device/r1/sluice,
 # 884d600's build), in turn: the synchronous partition and partition_if and the scans at every power of two; then
 # this build's checks (GPU tests, verify --quick, the pipelines forced, three sanitizers), the full
 # `verify --algo all`, and the README's main job.
+# (Its A/B steps took the call's 600 s before the checks began: they ran in run 3.)
 cd "$(dirname "$0")/../../../../.."
 . scripts/device_prologue.sh
 tar xJf .device/r2.tar.xz -C .device
