@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "sluice/config.hpp"
 #include "sluice/cuda/backend.hpp"
+#include "sluice/cuda/watched_slot.hpp"
 #include "sluice/detail/step_recorder.hpp"
 #include "sluice/device_buffer.hpp"
 #include "sluice/gl/backend.hpp"
@@ -373,6 +375,29 @@ void host_slot_give(void* slot) noexcept {
   free_host_slots.push_back(slot);
 }
 
+void arm_host_slot(void* slot) noexcept {
+  std::atomic_ref<std::uint64_t>(*static_cast<std::uint64_t*>(slot)).store(~std::uint64_t{0}, std::memory_order_relaxed);
+}
+
+// Reads the slot until it changes; every 256 reads the clock, and the stream (a result equal to the armed pattern
+// leaves the slot as it was: the stream's end then ends the watch; so does a failure, which the caller's
+// synchronize reports).
+bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept {
+  const std::atomic_ref<std::uint64_t> word(*static_cast<std::uint64_t*>(const_cast<void*>(slot)));
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(watch_limit_us);
+  for (unsigned i = 1;; ++i) {
+    if (word.load(std::memory_order_acquire) != ~std::uint64_t{0}) return true;
+    if (i % 256 == 0) {
+      if (std::chrono::steady_clock::now() > until) return false;
+      const cudaError_t e = cudaStreamQuery(stream);
+      if (e != cudaErrorNotReady) {
+        if (e != cudaSuccess) return false;  // left for the caller's synchronize to report
+        return word.load(std::memory_order_acquire) != ~std::uint64_t{0};
+      }
+    }
+  }
+}
+
 // Up to 16 bytes (a count, a result): copied into a pinned host slot, then the stream synced, where a copy to the
 // caller's (pageable) memory took 2-3 us more a call (stop 41, runs 8-10; one thread's copy into the mapped slot
 // took 3.5 us more than this after a one-block kernel, 4-5 us less after a many-block one). Else, or where no
@@ -420,6 +445,8 @@ void synchronize(CUstream_st*, const char* fn) { no_cuda(fn); }
 void* host_slot_take(const char*) noexcept { return nullptr; }
 void host_slot_give(void*) noexcept {}
 bool is_host_slot(const void*) noexcept { return false; }
+void arm_host_slot(void*) noexcept {}
+bool watch_host_slot(const void*, CUstream_st*) noexcept { return false; }
 #endif
 
 }  // namespace cuda_backend

@@ -1461,6 +1461,34 @@ TEST_F(gpu, synchronous_reduces_from_several_threads_read_their_own_results) {
   EXPECT_EQ(sluice::reduce(std::span<const std::uint32_t>(in.data(), n), 7u, sum{}, {device::cuda, "two-pass"}), expected(0, n));
 }
 
+// The synchronous reduce of the default returns as soon as its result lands in its slot, which is armed with all
+// ones before the launch (cuda_backend::through_watched_host_slot). A result that leaves the watched word as armed
+// (u64 all ones; u32 all ones, whose upper half of the word stays armed; -1 as int64) never shows a change: the watch
+// ends when the stream does and the result is read all the same, from one block and from the body's grid (sizes
+// around 2^20 and 2^23, the dynamic kernel by name); results next to the pattern are read as they land.
+TEST_F(gpu, synchronous_reduce_of_the_watched_slots_armed_pattern) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{4096}, (std::size_t{1} << 20) + 3, std::size_t{1} << 23}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    std::vector<std::uint64_t> h64(n);
+    std::vector<std::uint32_t> h32(n);
+    std::vector<std::int64_t> hs(n);
+    for (std::size_t i = 0; i < n; ++i) h64[i] = i * 3, h32[i] = static_cast<std::uint32_t>(i * 3), hs[i] = -static_cast<std::int64_t>(i) - 2;
+    h64[n / 2] = ~std::uint64_t{0}, h32[n / 3] = ~std::uint32_t{0}, hs[n - 1] = -1;
+    device_buffer<std::uint64_t> in64(h64);
+    device_buffer<std::uint32_t> in32(h32);
+    device_buffer<std::int64_t> ins(hs);
+    for (const char* algo : {"best", "vectorized:dynamic=on"}) {
+      SCOPED_TRACE(algo);
+      EXPECT_EQ(sluice::reduce(in64, std::uint64_t{0}, maximum{}, {device::cuda, algo}), ~std::uint64_t{0});
+      EXPECT_EQ(sluice::reduce(in32, 0u, maximum{}, {device::cuda, algo}), ~std::uint32_t{0});
+      EXPECT_EQ(sluice::reduce(ins, std::int64_t{-5}, maximum{}, {device::cuda, algo}), std::int64_t{-1});
+      EXPECT_EQ(sluice::reduce(in64, std::uint64_t{1}, minimum{}, {device::cuda, algo}), std::min(std::uint64_t{1}, *std::min_element(h64.begin(), h64.end())));
+      const std::uint32_t below = sluice::reduce(std::span<const std::uint32_t>(in32.data(), 1), 0xfffffffeu, maximum{}, {device::cuda, algo});
+      EXPECT_EQ(below, h32[0] > 0xfffffffeu ? h32[0] : 0xfffffffeu);
+    }
+  }
+}
+
 // The synchronous compact, compact_if and partition_unordered of the default (decoupled-lookback) take their
 // count straight into a mapped host slot (detail::counted): from several host threads at once, each on its own
 // stream, every count and every kept element is right, the empty input (which zeroes the count by memset) takes
