@@ -1,5 +1,5 @@
 // A synchronous call that returns once its result is in host memory, before the stream has signalled that it is done
-// (bench/sync_poll.cu, docs/performance.md "Stop 52": the host saw a mapped slot change 1.8-2.0 us before
+// (bench/sync_poll.cu, docs/performance.md "Stop 52": the host saw a mapped slot change 1.8-2.2 us before
 // cudaStreamSynchronize returned, H200).
 #pragma once
 #include "sluice/cuda/backend.hpp"
