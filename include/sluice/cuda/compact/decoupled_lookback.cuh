@@ -1216,17 +1216,6 @@ bool run_pipelined(std::span<const T> in, std::span<T> out, Sel sel, u64* count,
   }
 }
 
-// The pipelined partition by predicate (4- and 8-byte elements, in and out 16-byte aligned, Hopper), where it
-// applies and is chosen: reversed=on or pipelined=on from one tile, `best` (both auto) from
-// partition_sampled_from_bytes of input on;
-// not where phased=on, resident=on or reversed=off ask for another path. One cooperative launch.
-// reversed=on: the pass, then the flip (`flip`; partition_unordered leaves the tail reversed); *alone = true,
-// no other path is needed, and the result is null. Else the sample decides: the result is the device word
-// that says whether the pass ran (in `decided`, which the caller keeps; null where nothing was launched), and
-// the caller launches another path behind it, whose count kernels end at once where the pass ran
-// and whose move's grid then flips the pass's tail instead; where that path is the phased one (`counts` not
-// null: its tiles' counts, `count_tiles` of them), the pass kernel takes those counts where it does not run the
-// pass, so the choice costs no launch of its own.
 // Whether these spans and settings ask for the pipelined partition (where it is built: run_pipelined_partition).
 template <class T>
 bool pipelined_partition_wanted(std::span<const T> in, std::span<T> out, const compact_settings& c) {
@@ -1238,6 +1227,17 @@ bool pipelined_partition_wanted(std::span<const T> in, std::span<T> out, const c
   return c.pipelined != setting::automatic || c.reversed != setting::automatic || in.size() * sizeof(T) >= partition_sampled_from_bytes;
 }
 
+// The pipelined partition by predicate (4- and 8-byte elements, in and out 16-byte aligned, Hopper), where it
+// applies and is chosen: reversed=on or pipelined=on from one tile, `best` (both auto) from
+// partition_sampled_from_bytes of input on;
+// not where phased=on, resident=on or reversed=off ask for another path. One cooperative launch.
+// reversed=on: the pass, then the flip (`flip`; partition_unordered leaves the tail reversed); *alone = true,
+// no other path is needed, and the result is null. Else the sample decides: the result is the device word
+// that says whether the pass ran (in `decided`, which the caller keeps; null where nothing was launched), and
+// the caller launches another path behind it, whose count kernels end at once where the pass ran
+// and whose move's grid then flips the pass's tail instead; where that path is the phased one (`counts` not
+// null: its tiles' counts, `count_tiles` of them), the pass kernel takes those counts where it does not run the
+// pass, so the choice costs no launch of its own.
 template <class T, class Sel, class Tuning, class Pipe>
 const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
                                         compact_settings c, u64* counts, u64 count_tiles, scratch& decided, bool* alone,
@@ -1371,11 +1371,12 @@ void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
   check_launch(fn, "select_lookback::select_kernel");
 }
 
-// compact, compact_unordered and partition. Every path stores *count once, plainly, and reads it in no kernel, so a
-// synchronous call's count can be a host slot (detail::counted), but for partition's pipelined pass: where the
-// pass ran, the grids behind it reverse out[*count, n), every thread reading *count. Where that pass may run and
-// count is a host slot, the count lives in device memory for the call and is copied into the slot at its end
-// (one copy in a call of 256 MiB or more, or one that asked for the pass).
+// compact, compact_unordered and partition. compact's and partition's paths store *count once, plainly, and read
+// it in no kernel, so a synchronous call's count can be a host slot (detail::counted; compact_unordered's zeroes
+// and adds to it, and its synchronous form copies it), but for partition's pipelined pass: where the pass ran,
+// the grids behind it reverse out[*count, n), every thread reading *count. Where that pass may run and count is a
+// host slot, the count lives in device memory for the call and is copied into the slot at its end (one copy in a
+// call of 256 MiB or more, or one that asked for the pass).
 template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline_for<M, T, is_flags<Sel>>>
 void run(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
          compact_settings settings = {}) {
