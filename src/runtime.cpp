@@ -390,6 +390,9 @@ bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept {
     if (i % 256 == 0) {
       if (std::chrono::steady_clock::now() > until) return false;
       const cudaError_t e = cudaStreamQuery(stream);
+      // "Not ready" is an answer, not an error: where a runtime keeps it as the thread's last error, the next
+      // launch's check (cudaGetLastError) would read it; take it back only if it is exactly that.
+      if (e == cudaErrorNotReady && cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
       if (e != cudaErrorNotReady) {
         if (e != cudaSuccess) return false;  // left for the caller's synchronize to report
         return word.load(std::memory_order_acquire) != ~std::uint64_t{0};
