@@ -11,7 +11,6 @@
 
 #include "sluice/config.hpp"
 #include "sluice/cuda/backend.hpp"
-#include "sluice/cuda/watched_slot.hpp"
 #include "sluice/detail/step_recorder.hpp"
 #include "sluice/device_buffer.hpp"
 #include "sluice/gl/backend.hpp"

@@ -1462,7 +1462,7 @@ TEST_F(gpu, synchronous_reduces_from_several_threads_read_their_own_results) {
 }
 
 // The synchronous reduce of the default returns as soon as its result lands in its slot, which is armed with all
-// ones before the launch (cuda_backend::through_watched_host_slot). A result that leaves the watched word as armed
+// ones before the launch (cuda_backend::through_host_slot<T, true>). A result that leaves the watched word as armed
 // (u64 all ones; u32 all ones, whose upper half of the word stays armed; -1 as int64) never shows a change: the watch
 // ends when the stream does and the result is read all the same, from one block and from the body's grid (sizes
 // around 2^20 and 2^23, the dynamic kernel by name); results next to the pattern are read as they land.

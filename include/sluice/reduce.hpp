@@ -1,7 +1,6 @@
 // reduce: one value from a stream.
 #pragma once
 #include "sluice/cpu/dispatch.hpp"
-#include "sluice/cuda/watched_slot.hpp"
 #include "sluice/detail/api.hpp"
 #include "sluice/gl/dispatch.hpp"
 
@@ -54,15 +53,11 @@ T reduce(const In& in, T init, Op op, const options& opt) {
     // The default's kernels store the result once, plainly, last: into a mapped host slot, with no copy
     // (docs/performance.md, "Stop 41": 10.6-15 us a call where copying took 16-25), read as soon as it lands there
     // where it is one store of at most 8 bytes ("Stop 52"), else once the stream is done.
-    if (algo.name == "vectorized") {
-      const auto write = [&](T* slot) {
-        cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, slot, init, op, opt.stream);
-      };
-      std::optional<T> r;
-      if constexpr (sizeof(T) <= 8) r = cuda_backend::through_watched_host_slot<T>(opt.stream, "reduce", write);
-      else r = cuda_backend::through_host_slot<T>(opt.stream, "reduce", write);
-      if (r) return *r;
-    }
+    if (algo.name == "vectorized")
+      if (const auto r = cuda_backend::through_host_slot<T, /*Watched=*/sizeof(T) <= 8>(opt.stream, "reduce", [&](T* slot) {
+            cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, slot, init, op, opt.stream);
+          }))
+        return *r;
   }
   cuda_backend::scratch result(sizeof(T), opt.stream, "reduce");
   detail::reduce_run("reduce", in, result.as<T>(), init, op, opt);

@@ -38,6 +38,12 @@ inline constexpr std::size_t host_slot_bytes = 16;
 void* host_slot_take(const char* fn) noexcept;
 void host_slot_give(void* slot) noexcept;
 bool is_host_slot(const void* p) noexcept;  // p lies in a host slot
+// Watching a slot (through_host_slot<T, true>): arm sets its first 8 bytes to all ones; watch is true once they
+// differ (read with acquire), within watch_limit_us; false where they do not change in that time, where the stream
+// ends first (the result may equal the armed pattern) or fails: the caller then waits for the stream.
+inline constexpr double watch_limit_us = 100;
+void arm_host_slot(void* slot) noexcept;
+bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept;
 void synchronize(CUstream_st* stream, const char* fn);  // cudaStreamSynchronize, its error thrown
 void check_cuda(int cuda_error_code, const char* fn, const char* what);  // throws unless cudaSuccess
 int multiprocessor_count(const char* fn);  // of the current device, cached
@@ -91,14 +97,22 @@ class host_slot {
 // A synchronous call whose kernels store its result once, plainly: write(slot) launches them with a host slot
 // as the result, then the stream is waited for and the result read there, with no copy. Nullopt where no slot
 // can be had: the caller then takes its copying path.
-template <class T, class Write>
+// Watched: the result is read as soon as it lands in the slot, before the stream has signalled that it is done
+// (bench/sync_poll.cu, docs/performance.md "Stop 52": 1.8-2.2 us sooner on an H200), for a call whose kernels store
+// it last: one store of at most 8 bytes, after every other store of the call and every load of its input, by its
+// last kernel (vectorized reduce's single kernel or its last block). When the slot changes, all the call's work
+// that anyone can see is done and everything before it in the stream finished before it began; the kernel may
+// still be ending, in stream order before any later work. Past watch_limit_us the stream is waited for.
+template <class T, bool Watched = false, class Write>
 std::optional<T> through_host_slot(CUstream_st* stream, const char* fn, Write write) {
   static_assert(sizeof(T) <= host_slot_bytes && std::is_trivially_copyable_v<T>, "a result that fits a slot");
+  static_assert(!Watched || sizeof(T) <= 8, "a watched result: one store the host sees whole");
   host_slot slot(fn);
   T* const p = slot.as<T>();
   if (p == nullptr) return std::nullopt;
+  if constexpr (Watched) arm_host_slot(p);
   write(p);
-  synchronize(stream, fn);
+  if (!Watched || !watch_host_slot(p, stream)) synchronize(stream, fn);
   slot.done();
   T result;
   std::memcpy(&result, p, sizeof result);
