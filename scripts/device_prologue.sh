@@ -14,6 +14,12 @@ W=$(mktemp -d)/w && mkdir -p "$W"
 # t NAME LIMIT CMD...: CMD for at most LIMIT seconds, its output in $W/NAME.log, its time in $W/times.txt and its exit
 # status in $W/rc.txt.
 t() { local name=$1 limit=$2; shift 2; /usr/bin/time -f "$name %e s" timeout "$limit" "$@" > "$W/$name.log" 2>>"$W/times.txt"; echo "$name rc $?" >> "$W/rc.txt"; }
+# turn_order REP ITEM...: the items one a line, in their order where REP is odd and reversed where it is even (in_turn
+# and ab: first A B C, then C B A).
+turn_order() {
+  local rep=$1; shift
+  if ((rep % 2)); then printf '%s\n' "$@"; else for ((i = $#; i >= 1; --i)); do printf '%s\n' "${!i}"; done; fi
+}
 # in_turn REPS NAME=BINARY... -- ARGS...: each binary with ARGS, in turn, REPS times, the order reversed every other
 # time (first A B C, then C B A), into $W/NAME-REP.txt; 300 s each at most.
 in_turn() {
@@ -21,8 +27,7 @@ in_turn() {
   local bins=()
   while [ "$1" != -- ]; do bins+=("$1"); shift; done; shift
   for ((rep = 1; rep <= reps; ++rep)); do
-    local order=("${bins[@]}")
-    if ((rep % 2 == 0)); then order=(); for ((i = ${#bins[@]} - 1; i >= 0; --i)); do order+=("${bins[i]}"); done; fi
+    local order; mapfile -t order < <(turn_order "$rep" "${bins[@]}")
     for nb in "${order[@]}"; do t "${nb%%=*}-$rep" 300 "${nb#*=}" "$@"; mv "$W/${nb%%=*}-$rep.log" "$W/${nb%%=*}-$rep.txt"; done
   done
 }
@@ -37,8 +42,7 @@ ab() {
   local bins=()
   while [ "$1" != -- ]; do bins+=("$1"); shift; done; shift
   for ((rep = 1; rep <= reps; ++rep)); do
-    local order=("${bins[@]}")
-    if ((rep % 2 == 0)); then order=(); for ((i = ${#bins[@]} - 1; i >= 0; --i)); do order+=("${bins[i]}"); done; fi
+    local order; mapfile -t order < <(turn_order "$rep" "${bins[@]}")
     for p in $prims; do for nb in "${order[@]}"; do
       t "ab-${nb%%=*}-$rep-$p" 90 "${nb#*=}" bench --device cuda --suite production --primitive "$p" "$@" \
         --out "$W/ab/${nb%%=*}-$rep-$p"
