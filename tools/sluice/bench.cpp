@@ -567,6 +567,7 @@ void production_suite(std::vector<row>& all, device d) {
   std::vector<std::uint64_t> sizes;
   for (int k = 10; k <= top; ++k) sizes.push_back(std::uint64_t{1} << k);
   if (args && args->n) sizes = {args->n};
+  if (args) std::erase_if(sizes, [](std::uint64_t n) { return n > args->max_size; });
   const std::vector<std::string> peers = production_peers(d);
   for (std::uint64_t n : sizes) {
     std::printf("[production] n = %llu\n", static_cast<unsigned long long>(n));
@@ -627,6 +628,7 @@ void production_suite(std::vector<row>& all, device d) {
   }
   // The goals' table is 2^28 and, for the wide elements, 2^27: --n 2^28 times both.
   if (d != device::cuda || (args && args->n && args->n != (std::uint64_t{1} << 28)) || !moves_wanted()) return;
+  if (args && args->max_size < (std::uint64_t{1} << 28)) return;
   const std::uint64_t n = std::uint64_t{1} << 27;
   std::printf("[production] 64- and 128-bit elements, n = %llu\n", static_cast<unsigned long long>(n));
   {

@@ -14,6 +14,7 @@ struct bench_args {
   std::vector<std::string> only_algos;  // --algo (repeatable): time only these algorithms (name or name:params) and the copy
   std::string only_primitive;  // --primitive: time only this primitive ("reduce", "inclusive_scan", "compact", ...)
   std::uint64_t n = 0;         // --n: quick and production at this one size instead of their own
+  std::uint64_t max_size = ~std::uint64_t{0};  // --max-size: production skips its sizes of more elements
   bool async_forms = false;    // --async: production times the _async forms (count / sum left in device memory)
 };
 

@@ -29,7 +29,8 @@ const char* const usage_verify =
     "Results print in 'sluice list' order. Exit status 0 only when no case failed.\n";
 
 const char* const usage_bench =
-    "usage: sluice bench [--device cpu|cuda|gl] [--suite NAME] [--out DIR] [--algo NAME] [--primitive NAME] [--n N] [--async]\n"
+    "usage: sluice bench [--device cpu|cuda|gl] [--suite NAME] [--out DIR] [--algo NAME] [--primitive NAME] [--n N]\n"
+    "                    [--max-size N] [--async]\n"
     "  --device   default: cuda when a GPU is present, else cpu\n"
     "  --suite    quick (default): verify, then every algorithm at one size;\n"
     "             ratio: time against the valid ratio at 4M (Roger Fig. 9, Billeter Fig. 3, Moreira Figs. 11-13);\n"
@@ -50,6 +51,7 @@ const char* const usage_bench =
     "  --n        quick, production, sort, ratio, blocksize and tables: time at this one size instead of the suite's own\n"
     "             (e.g. 268435456 or 2^28; production on the GPU: 2^28 also times the 64- and 128-bit elements\n"
     "             at 2^27, the goals' table); size: sizes 2^10 .. the largest power of two up to N\n"
+    "  --max-size production: skip its sizes of more than N elements (and, below 2^28, the wide elements at 2^27)\n"
     "  --async    production: time the _async forms of reduce, compact and partition (the count or the sum left in\n"
     "             device memory, no host sync; CUB's likewise), labelled '<algorithm> async', in production-<device>-async.csv\n";
 
@@ -135,14 +137,19 @@ bench_args parse_bench(args& a, bool cuda_present, bool& device_given, const cha
     else if (f == "--n") {
       b.n = parse_size(f, a.value(f));
       if (b.n == 0) throw arg_error{"--n must be at least 1"};
+    } else if (f == "--max-size") {
+      b.max_size = parse_size(f, a.value(f));
+      if (b.max_size == 0) throw arg_error{"--max-size must be at least 1"};
     } else if (f == "--async") b.async_forms = true;
-    else throw arg_error{"unknown option '" + f + "' for bench (valid: --device, --suite, --out, --algo, --primitive, --n, --async, --help)"};
+    else throw arg_error{"unknown option '" + f + "' for bench (valid: --device, --suite, --out, --algo, --primitive, --n, --max-size, --async, --help)"};
   }
   bool known = false;
   for (const char* s : bench_suites) known = known || b.suite == s;
   if (!known)
     throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl)"};
   if (b.async_forms && b.suite != "production") throw arg_error{"--async applies to the production suite only (--suite production)"};
+  if (b.max_size != ~std::uint64_t{0} && b.suite != "production")
+    throw arg_error{"--max-size applies to the production suite only (--suite production)"};
   // The gl suite runs on the gl device (with the CUDA peers when a GPU is present); the gl device runs only it.
   if (b.suite == "gl") b.dev = device::gl;
   else if (b.dev == device::gl) throw arg_error{"the gl device runs the suite 'gl' only (--suite gl)"};
