@@ -50,6 +50,21 @@ ab() {
     done; done
   done
 }
+# ab_n REPS "PRIMITIVES" "SIZES" NAME=SLUICE... -- ARGS...: as ab, one size at a time (`--n N` for each of SIZES),
+# every binary called alike (for builds whose command lines differ in anything else), into $W/ab/NAME-REP-P-N/.
+ab_n() {
+  local reps=$1 prims=$2 sizes=$3; shift 3
+  local bins=()
+  while [ "$1" != -- ]; do bins+=("$1"); shift; done; shift
+  for ((rep = 1; rep <= reps; ++rep)); do
+    local order; mapfile -t order < <(turn_order "$rep" "${bins[@]}")
+    for p in $prims; do for n in $sizes; do for nb in "${order[@]}"; do
+      local d="$W/ab/${nb%%=*}-$rep-$p-$n"
+      t "ab-${nb%%=*}-$rep-$p-$n" 60 "${nb#*=}" bench --device cuda --suite production --primitive "$p" --n "$n" "$@" --out "$d"
+      rm -f "$d"/*.gp "$d"/*.png
+    done; done; done
+  done
+}
 # ab_summary: one line per step of ab: the sluice rows' element type / valid ratio : fraction of the copy.
 ab_summary() {
   for d in "$W"/ab/*; do
