@@ -374,18 +374,36 @@ void host_slot_give(void* slot) noexcept {
   free_host_slots.push_back(slot);
 }
 
-void arm_host_slot(void* slot) noexcept {
-  std::atomic_ref<std::uint64_t>(*static_cast<std::uint64_t*>(slot)).store(~std::uint64_t{0}, std::memory_order_relaxed);
+// The slot's words: [0] the result, armed with all ones; [1] the permission to watch it (one host thread writes
+// and reads it: no kernel touches it).
+void arm_host_slot(void* slot, bool permitted) noexcept {
+  auto* const words = static_cast<std::uint64_t*>(slot);
+  std::atomic_ref<std::uint64_t>(words[0]).store(~std::uint64_t{0}, std::memory_order_relaxed);
+  words[1] = permitted;
 }
+
+void permit_watch(void* slot) noexcept { static_cast<std::uint64_t*>(slot)[1] = 1; }
+
+namespace {
+std::atomic<std::uint64_t> watches_permitted{0}, watches_changed{0};
+std::atomic<double> watch_limit{watch_limit_us};
+bool changed() noexcept { return watches_changed.fetch_add(1, std::memory_order_relaxed), true; }
+}  // namespace
+watch_counts watches() noexcept {
+  return {watches_permitted.load(std::memory_order_relaxed), watches_changed.load(std::memory_order_relaxed)};
+}
+void set_watch_limit_us(double us) noexcept { watch_limit.store(us > 0 ? us : watch_limit_us, std::memory_order_relaxed); }
 
 // Reads the slot until it changes; every 256 reads the clock, and the stream (a result equal to the armed pattern
 // leaves the slot as it was: the stream's end then ends the watch; so does a failure, which the caller's
 // synchronize reports).
 bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept {
+  if (static_cast<const std::uint64_t*>(slot)[1] != 1) return false;  // not permitted
+  watches_permitted.fetch_add(1, std::memory_order_relaxed);
   const std::atomic_ref<std::uint64_t> word(*static_cast<std::uint64_t*>(const_cast<void*>(slot)));
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(watch_limit_us);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(watch_limit.load(std::memory_order_relaxed));
   for (unsigned i = 1;; ++i) {
-    if (word.load(std::memory_order_acquire) != ~std::uint64_t{0}) return true;
+    if (word.load(std::memory_order_acquire) != ~std::uint64_t{0}) return changed();
     if (i % 256 == 0) {
       if (std::chrono::steady_clock::now() > until) return false;
       const cudaError_t e = cudaStreamQuery(stream);
@@ -394,7 +412,7 @@ bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept {
       if (e == cudaErrorNotReady && cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
       if (e != cudaErrorNotReady) {
         if (e != cudaSuccess) return false;  // left for the caller's synchronize to report
-        return word.load(std::memory_order_acquire) != ~std::uint64_t{0};
+        return word.load(std::memory_order_acquire) != ~std::uint64_t{0} && changed();
       }
     }
   }
@@ -447,7 +465,10 @@ void synchronize(CUstream_st*, const char* fn) { no_cuda(fn); }
 void* host_slot_take(const char*) noexcept { return nullptr; }
 void host_slot_give(void*) noexcept {}
 bool is_host_slot(const void*) noexcept { return false; }
-void arm_host_slot(void*) noexcept {}
+void arm_host_slot(void*, bool) noexcept {}
+void permit_watch(void*) noexcept {}
+watch_counts watches() noexcept { return {}; }
+void set_watch_limit_us(double) noexcept {}
 bool watch_host_slot(const void*, CUstream_st*) noexcept { return false; }
 #endif
 

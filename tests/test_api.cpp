@@ -1462,7 +1462,7 @@ TEST_F(gpu, synchronous_reduces_from_several_threads_read_their_own_results) {
 }
 
 // The synchronous reduce of the default returns as soon as its result lands in its slot, which is armed with all
-// ones before the launch (cuda_backend::through_host_slot<T, true>). A result that leaves the watched word as armed
+// ones before the launch (cuda_backend::through_host_slot, watch::always). A result that leaves the watched word as armed
 // (u64 all ones; u32 all ones, whose upper half of the word stays armed; -1 as int64) never shows a change: the watch
 // ends when the stream does and the result is read all the same, from one block and from the body's grid (sizes
 // around 2^20 and 2^23, the dynamic kernel by name); results next to the pattern are read as they land.
@@ -1544,6 +1544,85 @@ TEST_F(gpu, synchronous_counts_from_several_threads_read_their_own_counts) {
   EXPECT_EQ(sluice::compact_unordered_if(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(out.data(), n), pred, {device::cuda}), want);
   EXPECT_EQ(sluice::partition(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(out.data(), n), pred, {device::cuda}), want);
   EXPECT_EQ(sluice::compact_if(std::span<const std::uint32_t>(in.data(), n), std::span<std::uint32_t>(out.data(), n), pred, {device::cuda, "cub"}), want);
+}
+
+// Where the synchronous compactions and partitions of the default run the look-back's single grid (or one tile),
+// the grid's last block to finish stores the count, after every element, and the call returns as soon as it lands
+// (through_host_slot, watch::where_permitted; docs/performance.md, "Stop 53"): from one tile, across tile
+// boundaries (8192 u32 elements a tile), to many tiles (the resident partition's, the single pass's), every such
+// count is watched, each watch ends by the count's change (the watch's limit lifted, so that a slow run, under a
+// sanitizer, ends the same way), and when the call returns `out` holds every element for any stream (read at once
+// from another non-blocking stream, unordered with the call's). The phased path (its count stored by the last
+// tile, maybe before others finish) and the copying algorithms are never watched; with phased=off every path
+// is the single grid, on any GPU.
+TEST_F(gpu, synchronous_counts_land_after_every_element) {
+  struct lifted {
+    lifted() { cuda_backend::set_watch_limit_us(1e7); }
+    ~lifted() { cuda_backend::set_watch_limit_us(0); }
+  } limit;
+  constexpr std::size_t tile = 8192;
+  const std::size_t sizes[] = {1, 100, tile - 1, tile, tile + 1, 3 * tile + 5, std::size_t{1} << 16, (std::size_t{1} << 20) + 7, std::size_t{1} << 22};
+  const std::size_t n_max = sizes[std::size(sizes) - 1];
+  std::vector<std::uint32_t> h(n_max);
+  std::vector<std::uint8_t> hf(n_max);
+  for (std::size_t i = 0; i < n_max; ++i) h[i] = static_cast<std::uint32_t>((i * 2654435761u) >> 9), hf[i] = (h[i] >> 4) % 3 != 0;
+  device_buffer<std::uint32_t> in(h), out(n_max);
+  device_buffer<std::uint8_t> flags(hf);
+  const auto pred = less_than(std::uint32_t{1} << 21);  // about a quarter kept
+  cudaStream_t s = nullptr, other = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  std::uint32_t* seen = nullptr;  // pinned: the other stream's copy of out
+  ASSERT_EQ(cudaMallocHost(&seen, n_max * sizeof(std::uint32_t)), cudaSuccess);
+  for (const std::size_t n : sizes) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::span<const std::uint32_t> si(in.data(), n);
+    const std::span<const std::uint8_t> sf(flags.data(), n);
+    const std::span<std::uint32_t> so(out.data(), n);
+    std::vector<std::uint32_t> by_pred, by_pred_rejected, by_flag, by_flag_rejected;
+    for (std::size_t i = 0; i < n; ++i) {
+      (pred(h[i]) ? by_pred : by_pred_rejected).push_back(h[i]);
+      (hf[i] ? by_flag : by_flag_rejected).push_back(h[i]);
+    }
+    const auto concat = [](std::vector<std::uint32_t> a, const std::vector<std::uint32_t>& b) { return a.insert(a.end(), b.begin(), b.end()), a; };
+    // call(): the synchronous form; want: out's first elements, kept: the count; watched: 1 where the count must be
+    // watched, 0 where it must not, -1 where the path is the GPU's choice (the partitions' resident grid).
+    const auto check = [&](const char* what, const std::vector<std::uint32_t>& want, std::size_t kept, int watched, auto call) {
+      EXPECT_EQ(cudaMemsetAsync(out.data(), 0xff, n * sizeof(std::uint32_t), s), cudaSuccess);  // no input element is all ones
+      const auto before = cuda_backend::watches();
+      const std::uint64_t c = call();
+      EXPECT_EQ(cudaMemcpyAsync(seen, out.data(), want.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, other), cudaSuccess);
+      EXPECT_EQ(cudaStreamSynchronize(other), cudaSuccess);
+      const auto after = cuda_backend::watches();
+      EXPECT_EQ(c, kept) << what;
+      std::size_t wrong = 0, first = 0;
+      for (std::size_t i = 0; i < want.size(); ++i)
+        if (seen[i] != want[i] && wrong++ == 0) first = i;
+      EXPECT_EQ(wrong, 0u) << what << ": first at " << first;
+      const std::uint64_t permitted = after.permitted - before.permitted;
+      if (watched >= 0) EXPECT_EQ(permitted, static_cast<std::uint64_t>(watched)) << what << ": watches permitted";
+      EXPECT_LE(permitted, 1u) << what;
+      EXPECT_EQ(after.changed - before.changed, permitted) << what << ": watches ended by the count's change";
+    };
+    for (const char* algo : {"best", "decoupled-lookback:phased=off"}) {
+      SCOPED_TRACE(algo);
+      const options o{device::cuda, algo, s};
+      const int always = 1, partitions = algo[0] == 'b' && n > 4 * tile ? -1 : 1;
+      check("compact_if", by_pred, by_pred.size(), always, [&] { return sluice::compact_if(si, so, pred, o); });
+      check("compact", by_flag, by_flag.size(), always, [&] { return sluice::compact(si, sf, so, o); });
+      check("partition", concat(by_pred, by_pred_rejected), by_pred.size(), partitions, [&] { return sluice::partition(si, so, pred, o); });
+      check("partition_flagged", concat(by_flag, by_flag_rejected), by_flag.size(), partitions,
+            [&] { return sluice::partition_flagged(si, sf, so, o); });
+    }
+    check("partition_unordered", by_pred, by_pred.size(), 1, [&] { return sluice::partition_unordered(si, so, pred, {device::cuda, "best", s}); });
+    if (n > tile) {  // the phased path and a copying algorithm: never watched
+      check("compact, phased", by_flag, by_flag.size(), 0, [&] { return sluice::compact(si, sf, so, {device::cuda, "decoupled-lookback:phased=on", s}); });
+      check("compact_if, cub", by_pred, by_pred.size(), 0, [&] { return sluice::compact_if(si, so, pred, {device::cuda, "cub", s}); });
+    }
+  }
+  cudaFreeHost(seen);
+  cudaStreamDestroy(other);
+  cudaStreamDestroy(s);
 }
 
 // A call that takes its stream's kept look-back states and then launches nothing on them (its cooperative

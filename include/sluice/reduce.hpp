@@ -54,7 +54,7 @@ T reduce(const In& in, T init, Op op, const options& opt) {
     // (docs/performance.md, "Stop 41": 10.6-15 us a call where copying took 16-25), read as soon as it lands there
     // where it is one store of at most 8 bytes ("Stop 52"), else once the stream is done.
     if (algo.name == "vectorized")
-      if (const auto r = cuda_backend::through_host_slot<T, /*Watched=*/sizeof(T) <= 8>(opt.stream, "reduce", [&](T* slot) {
+      if (const auto r = cuda_backend::through_host_slot<T, sizeof(T) <= 8 ? cuda_backend::watch::always : cuda_backend::watch::none>(opt.stream, "reduce", [&](T* slot) {
             cuda_backend::reduce<T, Op>(::sluice::detail::spec_of(algo, opt), s, slot, init, op, opt.stream);
           }))
         return *r;

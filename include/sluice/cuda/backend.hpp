@@ -38,12 +38,23 @@ inline constexpr std::size_t host_slot_bytes = 16;
 void* host_slot_take(const char* fn) noexcept;
 void host_slot_give(void* slot) noexcept;
 bool is_host_slot(const void* p) noexcept;  // p lies in a host slot
-// Watching a slot (through_host_slot<T, true>): arm sets its first 8 bytes to all ones; watch is true once they
-// differ (read with acquire), within watch_limit_us; false where they do not change in that time, where the stream
-// ends first (the result may equal the armed pattern) or fails: the caller then waits for the stream.
+// Watching a slot (through_host_slot with watch::always or watch::where_permitted): arm sets its first 8 bytes to
+// all ones and its permission (bytes 8 to 16) to `permitted`; permit_watch, called on the host by a call whose
+// kernels store the slot's first 8 bytes last (see through_host_slot), sets it. watch is true once the first 8
+// bytes differ from the pattern (read with acquire), within watch_limit_us; false at once where the watch is not
+// permitted, and where the bytes do not change in that time, the stream ends first (the result may equal the
+// armed pattern) or fails: the caller then waits for the stream.
 inline constexpr double watch_limit_us = 100;
-void arm_host_slot(void* slot) noexcept;
+void arm_host_slot(void* slot, bool permitted) noexcept;
+void permit_watch(void* slot) noexcept;  // slot: a host slot (is_host_slot)
 bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept;
+// Tests: the watches of this process, permitted and ended by the slot's change; and the watch's limit (0 restores
+// watch_limit_us).
+struct watch_counts {
+  std::uint64_t permitted = 0, changed = 0;
+};
+watch_counts watches() noexcept;
+void set_watch_limit_us(double us) noexcept;
 void synchronize(CUstream_st* stream, const char* fn);  // cudaStreamSynchronize, its error thrown
 void check_cuda(int cuda_error_code, const char* fn, const char* what);  // throws unless cudaSuccess
 int multiprocessor_count(const char* fn);  // of the current device, cached
@@ -97,22 +108,25 @@ class host_slot {
 // A synchronous call whose kernels store its result once, plainly: write(slot) launches them with a host slot
 // as the result, then the stream is waited for and the result read there, with no copy. Nullopt where no slot
 // can be had: the caller then takes its copying path.
-// Watched: the result is read as soon as it lands in the slot, before the stream has signalled that it is done
+// Watched (watch::always, or watch::where_permitted where the call's host code called permit_watch on the slot):
+// the result is read as soon as it lands in the slot, before the stream has signalled that it is done
 // (bench/sync_poll.cu, docs/performance.md "Stop 52": 1.8-2.2 us sooner on an H200), for a call whose kernels store
 // it last: one store of at most 8 bytes, after every other store of the call and every load of its input, by its
-// last kernel (vectorized reduce's single kernel or its last block). When the slot changes, all the call's work
-// that anyone can see is done and everything before it in the stream finished before it began; the kernel may
-// still be ending, in stream order before any later work. Past watch_limit_us the stream is waited for.
-template <class T, bool Watched = false, class Write>
+// last kernel (vectorized reduce's single kernel or its last block; the compactions' single pass and resident grid
+// by their last block to finish, "Stop 53"). When the slot changes, all the call's work that anyone can see is
+// done and everything before it in the stream finished before it began; the kernel may still be ending, in stream
+// order before any later work. Past watch_limit_us the stream is waited for.
+enum class watch { none, always, where_permitted };
+template <class T, watch Watch = watch::none, class Write>
 std::optional<T> through_host_slot(CUstream_st* stream, const char* fn, Write write) {
   static_assert(sizeof(T) <= host_slot_bytes && std::is_trivially_copyable_v<T>, "a result that fits a slot");
-  static_assert(!Watched || sizeof(T) <= 8, "a watched result: one store the host sees whole");
+  static_assert(Watch == watch::none || sizeof(T) <= 8, "a watched result: one store the host sees whole");
   host_slot slot(fn);
   T* const p = slot.as<T>();
   if (p == nullptr) return std::nullopt;
-  if constexpr (Watched) arm_host_slot(p);
+  if constexpr (Watch != watch::none) arm_host_slot(p, Watch == watch::always);
   write(p);
-  if (!Watched || !watch_host_slot(p, stream)) synchronize(stream, fn);
+  if (Watch == watch::none || !watch_host_slot(p, stream)) synchronize(stream, fn);
   slot.done();
   T result;
   std::memcpy(&result, p, sizeof result);

@@ -61,6 +61,14 @@ __device__ T* dynamic_shared() {
   return reinterpret_cast<T*>(dynamic_shared_bytes);
 }
 
+// The V that lies Offset bytes into the block's dynamic shared memory (a pipeline's variables after its buffers,
+// pipeline::vars): Offset a template constant, so that every address of V's members stays a constant.
+template <class V, std::size_t Offset>
+__device__ V& dynamic_shared_after() {
+  static_assert(Offset % alignof(V) == 0, "V aligned where it lies");
+  return *reinterpret_cast<V*>(dynamic_shared<unsigned char>() + Offset);
+}
+
 // Lets `kernel` take `bytes` of dynamic shared memory: past the default 48 KiB it opts in, and past what the
 // device allows it is an invalid_argument that names the variant's parameters (`what`).
 template <class Kernel>

@@ -181,8 +181,9 @@ class launch_states {
 
 // A block's tile number, drawn by one thread: the next ticket of `counter` (launch_states::counter()), or the
 // block's index where there is none (one tile); the drawer of ticket 0 zeroes spare_counter(), the next call's.
-__device__ inline unsigned draw_tile(unsigned* counter, unsigned* spare_counter) {
-  const unsigned tile = counter ? atomicAdd(counter, 1u) : blockIdx.x;
+// mask: the counter's bits that count tickets, where a kernel counts something else in the others.
+__device__ inline unsigned draw_tile(unsigned* counter, unsigned* spare_counter, unsigned mask = ~0u) {
+  const unsigned tile = counter ? atomicAdd(counter, 1u) & mask : blockIdx.x;
   if (tile == 0 && spare_counter) *spare_counter = 0;
   return tile;
 }

@@ -87,7 +87,8 @@ std::optional<primitive> direct_if_any(const In& in, primitive prim) {
 // `decoupled-lookback`, whose kernels only store the count, once and plainly (no atomics on it, no zeroing memset,
 // which an empty input takes; the stable partition's pipelined pass, whose reversal reads it back, keeps it in
 // device memory and copies it into the slot), the count goes straight into a mapped host slot
-// (cuda_backend::through_host_slot; docs/performance.md, "Stop 41" and "Stop 52").
+// (cuda_backend::through_host_slot; docs/performance.md, "Stop 41" and "Stop 52"), read as soon as it lands where
+// the call's path stores it last (watch::where_permitted: the look-back's single grid, "Stop 53").
 template <class F>
 std::uint64_t counted(const char* fn, const options& opt, F&& run, std::optional<primitive> direct = std::nullopt) {
   std::uint64_t host = 0;
@@ -98,7 +99,7 @@ std::uint64_t counted(const char* fn, const options& opt, F&& run, std::optional
   if constexpr (config::has_cuda)
     if (direct && (*direct == primitive::compact || *direct == primitive::partition || *direct == primitive::partition_unordered) &&
         find_algorithm(*direct, device::cuda, opt.algorithm, fn).name == "decoupled-lookback")
-      if (const auto c = cuda_backend::through_host_slot<std::uint64_t>(opt.stream, fn, run)) return *c;
+      if (const auto c = cuda_backend::through_host_slot<std::uint64_t, cuda_backend::watch::where_permitted>(opt.stream, fn, run)) return *c;
   cuda_backend::scratch count(sizeof(std::uint64_t), opt.stream, fn);
   run(count.as<std::uint64_t>());
   cuda_backend::copy_to_host(&host, count.as<std::uint64_t>(), sizeof host, opt.stream, fn);

@@ -302,11 +302,15 @@ __device__ unsigned warp_ranks(const unsigned (&keep)[Vectors], unsigned (&lane_
   return warp_kept;
 }
 
+// select_kernel with count_last: its finished blocks counted in the ticket counter's bits from this one up, its
+// tickets below (so it runs fewer tiles than this).
+inline constexpr unsigned done_one = 1u << 16;
+
 template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter, unsigned* spare_counter,
                   lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl, const unsigned* bits,
-                  const unsigned* skip, bool from_end) {
+                  const unsigned* skip, bool from_end, bool count_last) {
   using P = policy<T>;
   constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
   using warp_scan = cub::WarpScan<unsigned>;
@@ -322,7 +326,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     if (blockIdx.x == 0 && threadIdx.x == 0 && spare_counter) *spare_counter = 0;  // the next call's counter
     return;
   }
-  if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter);
+  if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter, count_last ? done_one - 1 : ~0u);
   __syncthreads();
   const u64 tile = tile_number, base = tile * P::tile;
   const unsigned run = warp * P::warp_items;  // the warp's first element within the tile
@@ -471,7 +475,32 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     const u64 rejected = (full ? P::tile : n - base) - kept;
     store_run<T, Aligned>(stage + rejected_at, out, rejected_to, rejected);
   }
-  if (M != mode::unordered && threadIdx.x == 0 && base + P::tile >= n) *count = before + kept;  // the last tile
+  if constexpr (M != mode::unordered) {
+    if (!count_last) {
+      if (threadIdx.x == 0 && base + P::tile >= n) *count = before + kept;  // the last tile
+    } else {
+      // The count as the call's last store (a watched host slot: through_host_slot): the last block to finish
+      // stores the last tile's inclusive prefix. Finished blocks count themselves on the ticket counter in units
+      // of done_one (fewer tiles than that: tickets stay below it). Each block's stores are ordered before its
+      // count by the barrier and its fence, and the count's store after all of them by the last block's fence:
+      // when it lands, every element is visible to the device's later work (GPU scope: nothing else reads out).
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        unsigned long long total = before + kept;
+        __threadfence();
+        const bool last = !counter || atomicAdd(counter, done_one) / done_one == gridDim.x - 1;  // !counter: one tile
+        if (last) {
+          if (M == mode::partition && !from_end) {
+            total = kept_in_all;  // every tile of the stable partition knows the total
+          } else if (counter) {
+            __threadfence();
+            (void)state.peek(ceil_div(n, u64{P::tile}) - 1, total);  // published before that tile finished
+          }
+          *reinterpret_cast<volatile u64*>(count) = total;
+        }
+      }
+    }
+  }
 #ifdef SLUICE_LOOKBACK_TRACE
   __syncthreads();
   if (threadIdx.x == 0) SLUICE_TRACE(tile, 3);
@@ -752,7 +781,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   constexpr u64 none = round_schedule::none;  // no tile: what taken() and stored() return past the last
   constexpr bool two_ended = Q::two_ended_staging && M != mode::partition;  // partition: both runs from the low end
   T* const buffers = dynamic_shared<T>();  // the buffers, then the block's variables (pipeline::vars)
-  typename Q::vars& sh = *reinterpret_cast<typename Q::vars*>(reinterpret_cast<unsigned char*>(buffers) + Q::buffer_bytes);
+  typename Q::vars& sh = dynamic_shared_after<typename Q::vars, Q::buffer_bytes>();
   auto& warp_storage = sh.warp_storage;
   auto& warp_counts = sh.warp_counts;
   auto& warp_before = sh.warp_before;
@@ -1353,6 +1382,10 @@ void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
     count_kernel<T, Sel><<<static_cast<unsigned>(want < cap ? want : cap), P::count_threads, 0, s>>>(in.data(), sel, n, head, kept_total, skip);
     check_launch(fn, "select_lookback::count_kernel");
   };
+  // A synchronous call's count (a host slot), where the path is the look-back's single grid (or one tile): stored
+  // by the grid's last block to finish, last of all its stores, so that the caller may read it as it lands
+  // (count_last; through_host_slot, watch::where_permitted).
+  const bool count_last = M != mode::unordered && !tile_incl && !skip && tiles < done_one && is_host_slot(count);
   if (tiles > 1 && M != mode::unordered && !tile_incl) {
     launch = count_states(n, tiles, s, fn);
     counter = launch.counter();
@@ -1361,14 +1394,18 @@ void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
       if (resident && launch_cooperative(kernel, tiles, P::threads, 0, s, fn, "select_lookback::select_kernel", in.data(), sel,
                                          out.data(), n, static_cast<u64>(out.size()), count, counter, launch.spare_counter(), states,
                                          static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr),
-                                         static_cast<const unsigned*>(nullptr), skip, false))
+                                         static_cast<const unsigned*>(nullptr), skip, false, count_last)) {
+        if (count_last) permit_watch(count);
         return;
+      }
       count_pass();  // not resident, or the device could not hold the grid after all (kept total still zero)
     }
   }
   kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter,
-                                                              launch.spare_counter(), states, kept_total, tile_incl, bits, skip, false);
+                                                              launch.spare_counter(), states, kept_total, tile_incl, bits, skip, false,
+                                                              count_last);
   check_launch(fn, "select_lookback::select_kernel");
+  if (count_last) permit_watch(count);
 }
 
 // compact, compact_unordered and partition. compact's and partition's paths store *count once, plainly, and read
@@ -1440,9 +1477,12 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
       launch = count_states(n, tiles, s, fn);
       states = lookback::count_state::at(launch.states(), tiles, launch.epoch());
     }
+    const bool count_last = tiles < done_one && is_host_slot(count);  // as run_paths
     kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, launch.counter(),
-                                                                launch.spare_counter(), states, nullptr, nullptr, nullptr, nullptr, true);
+                                                                launch.spare_counter(), states, nullptr, nullptr, nullptr, nullptr, true,
+                                                                count_last);
     check_launch(fn, "select_lookback::select_kernel");
+    if (count_last) permit_watch(count);
   }
 }
 

@@ -239,7 +239,7 @@ __global__ void __launch_bounds__(Pipe::threads, Pipe::blocks_per_sm)
   using round_schedule = bulk_rounds<Q::tile, S, L, Q::release>;
   constexpr u64 none = round_schedule::none;  // no tile: what taken() and stored() return past the last
   T* const buffers = dynamic_shared<T>();  // the buffers, then the block's variables (pipeline::vars)
-  typename Q::vars& sh = *reinterpret_cast<typename Q::vars*>(reinterpret_cast<unsigned char*>(buffers) + Q::buffer_bytes);
+  typename Q::vars& sh = dynamic_shared_after<typename Q::vars, Q::buffer_bytes>();
   auto& warp_storage = sh.warp_storage;
   auto& warp_totals = sh.warp_totals;
   auto& warp_before = sh.warp_before;
