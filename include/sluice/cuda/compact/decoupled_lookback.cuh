@@ -429,49 +429,63 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
           kept_in_all = *kept_total;
         } else if (!counter) {  // one tile
           kept_in_all = kept;
-        } else {  // resident (every tile running at once): the last tile's inclusive prefix, once published
-          const u64 last = ceil_div(n, P::tile) - 1;
-          unsigned long long v = before + kept;
-          if (tile != last)
-            while (state.peek(last, v) != lookback::prefix) __nanosleep(64);
-          kept_in_all = v;
-        }
+        }  // else resident: awaited after the kept run's store (below)
       }
     }
   }
   __syncthreads();
 
   // Move: stage the kept run at the output's phase (and, for partition, the rejected run after it), then
-  // store both runs whole.
+  // store both runs whole. The resident partition (every tile running at once, the total the last tile's
+  // inclusive prefix once published) stores its kept run first and only then waits for the total, to place
+  // and store its rejected run (staged after the kept run: the kept run's store reads none of it).
   const u64 before = tile_before, kept = tile_kept;
-  const unsigned kept_at = static_cast<unsigned>(before % phase);
+  const unsigned kept_at = static_cast<unsigned>(before % phase), end = kept_at + static_cast<unsigned>(kept);
+  const bool late = M == mode::partition && !from_end && !kept_total && counter;  // resident
   u64 rejected_to = 0;  // partition: the output index of this tile's first rejected element
   unsigned rejected_at = 0;
-  if constexpr (M == mode::partition) {
+  const auto place_rejected = [&] {
     // Stable: after every kept element. from_end (partition_unordered): the tiles' rejected runs fill out from
     // its end backwards, each run in input order, the first tile's last; no tile waits for the total.
     rejected_to = from_end ? n - (base - before) - ((full ? P::tile : n - base) - kept) : kept_in_all + (base - before);
-    const unsigned end = kept_at + static_cast<unsigned>(kept);
     rejected_at = end + static_cast<unsigned>((rejected_to + phase - end % phase) % phase);
-  }
+  };
+  if (M == mode::partition && !late) place_rejected();
   const unsigned warp_before = warp_counts[warp];
+  const auto stage_runs = [&](bool kept_run, bool rejected_run) {
 #pragma unroll
-  for (unsigned j = 0; j < P::vectors; ++j) {
-    const unsigned first = warp_before + lane_before[j];  // kept before this vector within the tile
-    const unsigned index = run + (j * 32 + lane) * pv;   // this vector's first element within the tile
+    for (unsigned j = 0; j < P::vectors; ++j) {
+      const unsigned first = warp_before + lane_before[j];  // kept before this vector within the tile
+      const unsigned index = run + (j * 32 + lane) * pv;   // this vector's first element within the tile
 #pragma unroll
-    for (unsigned e = 0; e < pv; ++e) {
-      const unsigned rank = first + __popc(keep[j] & ((1u << e) - 1));
-      if (keep[j] >> e & 1u)
-        stage[kept_at + rank] = x[j][e];
-      else if (M == mode::partition && base + index + e < n)
-        stage[rejected_at + (index + e - rank)] = x[j][e];
+      for (unsigned e = 0; e < pv; ++e) {
+        const unsigned rank = first + __popc(keep[j] & ((1u << e) - 1));
+        if (keep[j] >> e & 1u) {
+          if (kept_run) stage[kept_at + rank] = x[j][e];
+        } else if (M == mode::partition && rejected_run && base + index + e < n) {
+          stage[rejected_at + (index + e - rank)] = x[j][e];
+        }
+      }
     }
-  }
+  };
+  stage_runs(true, M == mode::partition && !late);
   __syncthreads();
   const u64 stored = before >= capacity ? 0 : (kept < capacity - before ? kept : capacity - before);
   store_run<T, Aligned>(stage + kept_at, out, before, stored);
   if constexpr (M == mode::partition) {
+    if (late) {
+      if (threadIdx.x == 0) {
+        const u64 last = ceil_div(n, P::tile) - 1;
+        unsigned long long v = before + kept;
+        if (tile != last)
+          while (state.peek(last, v) != lookback::prefix) __nanosleep(64);
+        kept_in_all = v;
+      }
+      __syncthreads();
+      place_rejected();
+      stage_runs(false, true);
+      __syncthreads();
+    }
     const u64 rejected = (full ? P::tile : n - base) - kept;
     store_run<T, Aligned>(stage + rejected_at, out, rejected_to, rejected);
   }
