@@ -34,36 +34,29 @@ in_turn() {
 # keep: what the run has in $W so far, packed into $OUT/run.tgz (one file: a call returns only the first of many
 # files under $OUT); call it after each step that matters, so a run cut short still returns what it finished.
 keep() { tar czf "$OUT/run.tgz" -C "$(dirname "$W")" "$(basename "$W")"; }
-# ab REPS "PRIMITIVES" NAME=SLUICE... -- ARGS...: `SLUICE bench --device cuda --suite production --primitive P ARGS`
-# for each primitive P, the binaries in turn REPS times (reversed every other time), each into $W/ab/NAME-REP-P/;
-# 90 s each at most.
-ab() {
-  local reps=$1 prims=$2; shift 2
-  local bins=()
-  while [ "$1" != -- ]; do bins+=("$1"); shift; done; shift
-  for ((rep = 1; rep <= reps; ++rep)); do
-    local order; mapfile -t order < <(turn_order "$rep" "${bins[@]}")
-    for p in $prims; do for nb in "${order[@]}"; do
-      t "ab-${nb%%=*}-$rep-$p" 90 "${nb#*=}" bench --device cuda --suite production --primitive "$p" "$@" \
-        --out "$W/ab/${nb%%=*}-$rep-$p"
-      rm -f "$W/ab/${nb%%=*}-$rep-$p"/*.gp "$W/ab/${nb%%=*}-$rep-$p"/*.png
-    done; done
-  done
-}
-# ab_n REPS "PRIMITIVES" "SIZES" NAME=SLUICE... -- ARGS...: as ab, one size at a time (`--n N` for each of SIZES),
-# every binary called alike (for builds whose command lines differ in anything else), into $W/ab/NAME-REP-P-N/.
+# ab_n REPS "PRIMITIVES" "SIZES" NAME=SLUICE... -- ARGS...: `SLUICE bench --device cuda --suite production --primitive P
+# --n N ARGS` for each primitive P and each size N of SIZES (each build called alike, for builds whose command lines
+# differ in anything else), the binaries in turn REPS times (reversed every other time), each into
+# $W/ab/NAME-REP-P-N/; 60 s each at most. SIZES empty: the suite's own sizes, one call a primitive, into
+# $W/ab/NAME-REP-P/, 90 s each at most (ab).
 ab_n() {
   local reps=$1 prims=$2 sizes=$3; shift 3
   local bins=()
   while [ "$1" != -- ]; do bins+=("$1"); shift; done; shift
   for ((rep = 1; rep <= reps; ++rep)); do
     local order; mapfile -t order < <(turn_order "$rep" "${bins[@]}")
-    for p in $prims; do for n in $sizes; do for nb in "${order[@]}"; do
-      local d="$W/ab/${nb%%=*}-$rep-$p-$n"
-      t "ab-${nb%%=*}-$rep-$p-$n" 60 "${nb#*=}" bench --device cuda --suite production --primitive "$p" --n "$n" "$@" --out "$d"
-      rm -f "$d"/*.gp "$d"/*.png
+    for p in $prims; do for n in ${sizes:-all}; do for nb in "${order[@]}"; do
+      local name="${nb%%=*}-$rep-$p" limit=90 size=()
+      if [ "$n" != all ]; then name+="-$n" limit=60 size=(--n "$n"); fi
+      t "ab-$name" $limit "${nb#*=}" bench --device cuda --suite production --primitive "$p" "${size[@]}" "$@" --out "$W/ab/$name"
+      rm -f "$W/ab/$name"/*.gp "$W/ab/$name"/*.png
     done; done; done
   done
+}
+# ab REPS "PRIMITIVES" NAME=SLUICE... -- ARGS...: ab_n at the suite's own sizes (2^10 .. 2^30 on the GPU).
+ab() {
+  local reps=$1 prims=$2; shift 2
+  ab_n "$reps" "$prims" "" "$@"
 }
 # ab_summary: one line per step of ab: the sluice rows' element type / valid ratio : fraction of the copy.
 ab_summary() {
