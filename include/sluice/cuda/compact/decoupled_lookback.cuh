@@ -305,6 +305,9 @@ __device__ unsigned warp_ranks(const unsigned (&keep)[Vectors], unsigned (&lane_
 // select_kernel with count_last: its finished blocks counted in the ticket counter's bits from this one up, its
 // tickets below (so it runs fewer tiles than this).
 inline constexpr unsigned done_one = 1u << 16;
+// Whether a grid of `tiles` select_kernel tiles may store *count last (count_last): a synchronous call's host slot
+// (through_host_slot, watch::where_permitted), fewer tiles than done_one.
+inline bool count_last_fits(u64 tiles, const u64* count) { return tiles < done_one && is_host_slot(count); }
 
 template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
@@ -1399,7 +1402,7 @@ void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
   // A synchronous call's count (a host slot), where the path is the look-back's single grid (or one tile): stored
   // by the grid's last block to finish, last of all its stores, so that the caller may read it as it lands
   // (count_last; through_host_slot, watch::where_permitted).
-  const bool count_last = M != mode::unordered && !tile_incl && !skip && tiles < done_one && is_host_slot(count);
+  const bool count_last = M != mode::unordered && !tile_incl && !skip && count_last_fits(tiles, count);
   if (tiles > 1 && M != mode::unordered && !tile_incl) {
     launch = count_states(n, tiles, s, fn);
     counter = launch.counter();
@@ -1491,7 +1494,7 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
       launch = count_states(n, tiles, s, fn);
       states = lookback::count_state::at(launch.states(), tiles, launch.epoch());
     }
-    const bool count_last = tiles < done_one && is_host_slot(count);  // as run_paths
+    const bool count_last = count_last_fits(tiles, count);
     kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, launch.counter(),
                                                                 launch.spare_counter(), states, nullptr, nullptr, nullptr, nullptr, true,
                                                                 count_last);
