@@ -122,7 +122,7 @@ void study(const char* type, unsigned log2_bytes, double only_ratio) {
     pieces("flip (the move's grid, sampled)", [&] {
       sl::select_kernel<T, Sel, sl::mode::partition, true, lookback::tuning><<<static_cast<unsigned>(ceil_div(n, sl::policy<T>::tile)), 256>>>(
           in, sel, out, n, n, count, nullptr, nullptr, lookback::count_state{}, nullptr, nullptr, nullptr,
-          reinterpret_cast<unsigned*>(words + 1024), false, false);
+          reinterpret_cast<unsigned*>(words + 1024), false, false, false);
     });
   }
   cudaFree(in), cudaFree(out), cudaFree(count), cudaFree(words);

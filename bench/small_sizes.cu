@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
                 host_us([&] { dl::run<u32, sluice::sum>(in.data(), out.data(), i16.size(), true, 0u, sluice::sum{}, 0, "t"); }),
                 host_us([&] {
                   dl::scan_kernel<u32, sluice::sum, true, sluice::cuda_backend::lookback::tuning><<<1, 256>>>(
-                      in.data(), out.data(), one_tile, sluice::sum{}, true, 0u, nullptr, nullptr, {});
+                      in.data(), out.data(), one_tile, sluice::sum{}, true, 0u, nullptr, nullptr, {}, false);
                 }));
     // The pieces of the scan's host path (stop 49), on a stream no kernel of this study runs on (launch_states
     // borrows the stream's kept states and gives them back without a launch, which only host timing may do).

@@ -78,6 +78,11 @@ TEST(api, specs_with_parameters_go_to_the_entries_that_know_them) {
   EXPECT_FALSE(takes_params(compact, "decoupled-lookback:reversed=on", "t"));
   EXPECT_TRUE(takes_params(partition, "decoupled-lookback:phased=off,resident=on", "t"));
   EXPECT_FALSE(takes_params(compact, "decoupled-lookback:resident=on", "t"));
+  EXPECT_TRUE(takes_params(scan, "decoupled-lookback:cluster=off", "t"));
+  EXPECT_TRUE(takes_params(compact, "decoupled-lookback:cluster=off,phased=off", "t"));
+  EXPECT_TRUE(takes_params(partition, "decoupled-lookback:cluster=off,resident=on", "t"));
+  EXPECT_TRUE(takes_params(find_algorithm(primitive::partition_unordered, device::cuda, "decoupled-lookback", "t"),
+                           "decoupled-lookback:cluster=off", "t"));
   const auto& reduce = find_algorithm(primitive::reduce, device::cuda, "vectorized", "t");
   EXPECT_TRUE(takes_params(reduce, "vectorized:dynamic=on", "t"));
   EXPECT_FALSE(takes_params(reduce, "vectorized:threads=2", "t"));  // the CPU entry's key
@@ -536,6 +541,8 @@ TEST_F(gpu, bad_parameters_name_the_algorithm_and_the_choices) {
   EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:phased=on"}), 100u);
   expect_error(errc::invalid_argument, {"blocks=0", "[1, 1048576]"}, call("decoupled-lookback:blocks=0"));
   EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:pipelined=on,blocks=1"}), 100u);
+  expect_error(errc::invalid_argument, {"cluster=on", "auto, off"}, call("decoupled-lookback:cluster=on"));
+  EXPECT_EQ(sluice::compact(v, f, out, {device::cuda, "decoupled-lookback:cluster=off"}), 100u);
   expect_error(errc::invalid_argument, {"unknown parameter 'dynamic'", "valid: phased, resident, pipelined, reversed, blocks"},
                [&] { (void)sluice::partition_flagged(v, f, out, {device::cuda, "decoupled-lookback:dynamic=on"}); });
   expect_error(errc::invalid_argument, {"unknown parameter 't'", "valid: P, simd"}, call("billeter-staged:t=5"));
@@ -787,6 +794,142 @@ TEST_F(gpu, large_float_scans_repeat_bit_for_bit) {
   }
   EXPECT_EQ(bad, 0u);
 }
+
+// Three inclusive and three exclusive scans of the same floats with `spec`: each form's runs bitwise equal, and
+// within the sum tolerance of a long double reference (docs/api.md).
+template <class T>
+void scans_repeat(std::size_t n, const char* spec) {
+  SCOPED_TRACE(std::string(spec) + " n=" + std::to_string(n) + (sizeof(T) == 4 ? " f32" : " f64"));
+  std::vector<T> h(n);
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<T>((i * 2654435761u) >> 16 & 0xffff) / T(65536) - T(0.49);
+  device_buffer<T> in(h), out(n);
+  const options opt{device::cuda, spec, nullptr};
+  const double tolerance = sizeof(T) == 4 ? 1e-3 : 1e-11;
+  for (const bool inclusive : {true, false}) {
+    std::vector<T> first;
+    for (int run = 0; run < 3; ++run) {
+      if (inclusive) sluice::inclusive_scan(in, out, sum{}, opt);
+      else sluice::exclusive_scan(in, out, T(0.25), sum{}, opt);
+      const std::vector<T> got = out.download();
+      if (run == 0) {
+        first = got;
+        long double exact = inclusive ? 0 : 0.25L, magnitude = 0.25L;
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (inclusive) exact += h[i];
+          magnitude += std::fabs(static_cast<long double>(h[i]));
+          bad += std::fabs(static_cast<long double>(got[i]) - exact) > tolerance * magnitude;
+          if (!inclusive) exact += h[i];
+        }
+        EXPECT_EQ(bad, 0u) << (inclusive ? "inclusive" : "exclusive");
+      } else {
+        EXPECT_EQ(std::memcmp(got.data(), first.data(), n * sizeof(T)), 0) << (inclusive ? "inclusive" : "exclusive") << " run " << run;
+      }
+    }
+  }
+}
+
+// Below the pipeline, the default scan of elements that are not integers looks back anchored (lookback.cuh: every
+// 128th tile publishes a prefix, the others their aggregates, combined in an order the tile numbers fix), and
+// 2 to 16 tiles run as one thread block cluster (cluster_prefix.cuh, in rank order): float and double scans repeat
+// bit for bit at every size. Sizes in tiles (8192 floats, 4096 doubles): 3 (one cluster; with cluster=off the
+// anchored single pass), 17 (past the cluster: every tile anchored at tile 0), 129 and 300 (past one and two
+// anchors).
+TEST_F(gpu, float_scans_below_the_pipeline_repeat_bit_for_bit) {
+  for (const std::size_t tiles : {3, 17, 129, 300}) {
+    if (sanitizing() && tiles > 129) continue;
+    for (const char* spec : {"best", "decoupled-lookback:cluster=off"}) {
+      if (tiles > 16 && spec[0] != 'b') continue;  // the same path
+      scans_repeat<float>(tiles * 8192 + tiles % 7, spec);
+      scans_repeat<double>(tiles * 4096 + tiles % 5, spec);
+    }
+  }
+}
+
+// 2 to 16 tiles of the single pass run as one thread block cluster (cluster_prefix.cuh): the tiles' counts
+// (the scan's aggregates) exchanged in shared memory in place of the look-back. On both sides of that range,
+// at its edges and in it (u32 tiles of 8192, u64 of 4096: 2^16 is 8 and 16 tiles), every form against the host
+// and against the look-back (cluster=off), every element; and the `_async` forms of one cluster captured in a
+// CUDA graph and replayed twice.
+template <class T>
+void one_cluster_or_the_look_back(std::size_t tile) {
+  const std::vector<std::size_t> sizes{tile + 1, 3 * tile + 5, 8 * tile, 16 * tile, 16 * tile + 1};
+  const std::size_t top = sizes.back();
+  std::vector<T> h(top);
+  std::vector<std::uint8_t> hf(top);
+  for (std::size_t i = 0; i < top; ++i)
+    h[i] = static_cast<T>(static_cast<std::uint32_t>(i * 2654435761u) >> 7), hf[i] = static_cast<std::uint8_t>(h[i] % 5 < 2);
+  const T limit = T(1) << 24;  // about half kept by the predicate
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  device_buffer<T> in(h), out(top);
+  device_buffer<std::uint8_t> flags(hf);
+  for (const std::size_t n : sizes) {
+    SCOPED_TRACE("n=" + std::to_string(n) + (sizeof(T) == 4 ? " u32" : " u64"));
+    const std::span<const T> i(in.data(), n);
+    const std::span<const std::uint8_t> f(flags.data(), n);
+    const std::span<T> o(out.data(), n);
+    std::vector<T> by_pred, rejected_p, by_flags, rejected_f, incl(n), excl(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      (h[k] < limit ? by_pred : rejected_p).push_back(h[k]);
+      (hf[k] ? by_flags : rejected_f).push_back(h[k]);
+    }
+    std::inclusive_scan(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(n), incl.begin());
+    std::exclusive_scan(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(n), excl.begin(), T(3));
+    const auto got = [&](std::size_t k) {
+      EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);  // the scans return before their kernel ends; s does not wait for the copy's stream
+      std::vector<T> g = out.download();
+      g.resize(k);
+      return g;
+    };
+    const auto both = [](std::vector<T> a, const std::vector<T>& b) { return a.insert(a.end(), b.begin(), b.end()), a; };
+    for (const char* spec : {"best", "decoupled-lookback:cluster=off"}) {
+      SCOPED_TRACE(spec);
+      const options o_{device::cuda, spec, s};
+      EXPECT_EQ(sluice::compact_if(i, o, less_than(limit), o_), by_pred.size());
+      EXPECT_TRUE(got(by_pred.size()) == by_pred) << "compact_if";
+      EXPECT_EQ(sluice::compact(i, f, o, o_), by_flags.size());
+      EXPECT_TRUE(got(by_flags.size()) == by_flags) << "compact";
+      EXPECT_EQ(sluice::partition(i, o, less_than(limit), o_), by_pred.size());
+      EXPECT_TRUE(got(n) == both(by_pred, rejected_p)) << "partition";
+      EXPECT_EQ(sluice::partition_flagged(i, f, o, o_), by_flags.size());
+      EXPECT_TRUE(got(n) == both(by_flags, rejected_f)) << "partition_flagged";
+      EXPECT_EQ(sluice::partition_unordered(i, o, less_than(limit), o_), by_pred.size());
+      std::vector<T> u = got(n), rest(u.begin() + static_cast<std::ptrdiff_t>(by_pred.size()), u.end()), want_rest = rejected_p;
+      u.resize(by_pred.size());
+      std::sort(rest.begin(), rest.end()), std::sort(want_rest.begin(), want_rest.end());
+      EXPECT_TRUE(u == by_pred && rest == want_rest) << "partition_unordered";
+      sluice::inclusive_scan(i, o, sum{}, o_);
+      EXPECT_TRUE(got(n) == incl) << "inclusive_scan";
+      sluice::exclusive_scan(i, o, T(3), sum{}, o_);
+      EXPECT_TRUE(got(n) == excl) << "exclusive_scan";
+    }
+    if (n == 8 * tile) {
+      device_buffer<std::uint64_t> counts(2);
+      device_buffer<T> kept(n), split(n), sums(n);
+      const options o_{device::cuda, "best", s};
+      const captured graph(s, [&] {
+        sluice::compact_if_async(i, std::span<T>(kept.data(), n), less_than(limit), counts.data(), o_);
+        sluice::partition_flagged_async(i, f, std::span<T>(split.data(), n), counts.data() + 1, o_);
+        sluice::inclusive_scan(i, std::span<T>(sums.data(), n), sum{}, o_);
+      });
+      for (int r = 0; r < 2; ++r) {
+        ASSERT_TRUE(graph.launch());
+        const auto c = counts.download();
+        EXPECT_EQ(c[0], by_pred.size());
+        EXPECT_EQ(c[1], by_flags.size());
+        std::vector<T> k = kept.download();
+        k.resize(by_pred.size());
+        EXPECT_TRUE(k == by_pred) << "graph: compact_if_async";
+        EXPECT_TRUE(split.download() == both(by_flags, rejected_f)) << "graph: partition_flagged_async";
+        EXPECT_TRUE(sums.download() == incl) << "graph: inclusive_scan";
+      }
+    }
+  }
+  cudaStreamDestroy(s);
+}
+TEST_F(gpu, small_inputs_run_as_one_cluster_u32) { one_cluster_or_the_look_back<std::uint32_t>(8192); }
+TEST_F(gpu, small_inputs_run_as_one_cluster_u64) { one_cluster_or_the_look_back<std::uint64_t>(4096); }
 
 // Whether got begins with want's first k elements.
 template <class T>

@@ -97,7 +97,7 @@ const char* const cuda_specs[] = {
     "decoupled-lookback:pipelined=off", "decoupled-lookback:pipelined=on,blocks=1", "decoupled-lookback:pipelined=on,blocks=5",
     "decoupled-lookback:resident=on", "decoupled-lookback:resident=off", "decoupled-lookback:resident=off,phased=off",
     "decoupled-lookback:reversed=on", "decoupled-lookback:reversed=on,blocks=3", "decoupled-lookback:pipelined=on,reversed=off",
-    "decoupled-lookback:pipelined=on,phased=off",
+    "decoupled-lookback:pipelined=on,phased=off", "decoupled-lookback:cluster=off",
     "onesweep:portion=1", "onesweep:portion=20480", "vectorized:dynamic=on", "vectorized:dynamic=off"};
 
 class policies : public ::testing::TestWithParam<const char*> {};

@@ -253,6 +253,70 @@ __device__ auto exclusive_prefix(const State& state, u64 tile, Op op) {
   }
 }
 
+// Lanes [0, lanes) of the calling warp combined left to right (any associative op) by one binary tree that
+// `lanes` alone fixes, so floating-point results repeat; valid in lane 0. Every lane of the warp calls it.
+template <class T, class Op>
+__device__ T ordered_warp_reduce(T part, unsigned lanes, Op op) {
+  const unsigned lane = threadIdx.x & 31u;
+  for (unsigned offset = 1; offset < 32; offset *= 2) {
+    const T other = __shfl_down_sync(0xffffffffu, part, offset);
+    if (lane % (2 * offset) == 0 && lane + offset < lanes) part = op(part, other);
+  }
+  return part;
+}
+
+// The anchored look-back: the same protocol with the combination's order fixed by the tile numbers alone, so
+// that a floating-point scan repeats bit for bit from run to run (exclusive_prefix above combines a tile with
+// whichever predecessor's prefix it meets first, which timing decides). Every Anchor-th tile (0, A, 2A, ...)
+// is an anchor: it publishes only its inclusive prefix, incl(a) = incl(a - A) + agg(a - A + 1) + ... + agg(a);
+// every other tile publishes only its aggregate. Tile t > 0 waits for incl(a), a = A floor((t - 1) / A), and for
+// the aggregates of a + 1 .. t - 1 (fewer than A, all read at once, Anchor / 32 a lane), and combines them in
+// one tree fixed by t - a. The anchors' prefixes form a chain, one hop per A tiles (4 MiB of u32 at A = 128,
+// about a microsecond a hop: ahead of the memory's pace); a tile below them waits for no other prefix.
+template <unsigned Anchor>
+__host__ __device__ constexpr bool is_anchor(u64 tile) {
+  return tile % Anchor == 0;
+}
+
+// Called by one whole warp of tile `tile` (> 0): the combination, in order, of every element before the tile
+// (valid in lane 0), from its anchor's inclusive prefix and the aggregates after it.
+template <unsigned Anchor, class State, class Op>
+__device__ auto anchored_exclusive_prefix(const State& state, u64 tile, Op op) {
+  using T = typename State::value_type;
+  static_assert(Anchor % 32 == 0, "whole lanes of the window");
+  constexpr unsigned K = Anchor / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  const u64 anchor = (tile - 1) / Anchor * Anchor, count = tile - anchor;  // positions [0, count): the anchor, then aggregates
+  // Lane l reads positions l K .. l K + K - 1 (position p is tile anchor + p); all its loads in flight.
+  T v[K] = {};
+  status st[K];
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k) {
+    const u64 p = u64{lane} * K + k;
+    st[k] = p < count ? state.peek(anchor + p, v[k]) : aggregate;  // past the tile: nothing to wait for
+  }
+  for (;;) {
+    bool ready = true;
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) {
+      const u64 p = u64{lane} * K + k;
+      if (p < count && (st[k] == invalid || (p == 0 && st[k] != prefix))) ready = false;
+    }
+    if (__all_sync(0xffffffffu, ready)) break;
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) {
+      const u64 p = u64{lane} * K + k;
+      if (p < count && (st[k] == invalid || (p == 0 && st[k] != prefix))) st[k] = state.peek(anchor + p, v[k]);
+    }
+  }
+  // The lane's positions left to right, then lanes [0, lanes) left to right by a tree fixed by `count`.
+  T part = v[0];
+#pragma unroll
+  for (unsigned k = 1; k < K; ++k)
+    if (u64{lane} * K + k < count) part = op(part, v[k]);
+  return ordered_warp_reduce(part, static_cast<unsigned>((count + K - 1) / K), op);
+}
+
 // Per-digit counts (radix sort, Onesweep): one 32-bit word per (tile, digit), a 30-bit count under the
 // 2-bit status, so a tile's whole histogram is 1 KiB and one relaxed access per predecessor and digit.
 // Counts are relative to the launch, which therefore covers fewer than 2^30 elements.

@@ -24,6 +24,7 @@
 #include <span>
 #include <type_traits>
 
+#include "sluice/cuda/cluster_prefix.cuh"
 #include "sluice/cuda/lookback.cuh"
 #include "sluice/cuda/reverse_tail.cuh"
 #include "sluice/cuda/scan/decoupled_lookback.cuh"
@@ -313,7 +314,7 @@ template <class T, class Sel, mode M, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     select_kernel(const T* in, Sel sel, T* out, u64 n, u64 capacity, u64* count, unsigned* counter, unsigned* spare_counter,
                   lookback::count_state state, const unsigned long long* kept_total, const u64* tile_incl, const unsigned* bits,
-                  const unsigned* skip, bool from_end, bool count_last) {
+                  const unsigned* skip, bool from_end, bool count_last, bool clustered) {
   using P = policy<T>;
   constexpr unsigned pv = P::per_vector, phase = Aligned ? pv : 1;  // stores keep the output's phase mod `phase`
   using warp_scan = cub::WarpScan<unsigned>;
@@ -412,6 +413,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
       if (lane == 0 && kept) before = atomicAdd(reinterpret_cast<unsigned long long*>(count), static_cast<unsigned long long>(kept));
     } else if (tile_incl) {  // phased: the inclusive scan of the tiles' counts is already there
       if (lane == 0 && tile > 0) before = tile_incl[tile - 1];
+    } else if (clustered) {  // one cluster: the exchange below
     } else if (tile == 0) {
       if (lane == 0 && counter) state.publish(0, lookback::prefix, kept);
     } else {
@@ -430,13 +432,22 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
       if (lane == 0 && !from_end) {  // from_end (partition_unordered) needs no total
         if (kept_total) {  // counted before: the count pass, or the phased scan
           kept_in_all = *kept_total;
-        } else if (!counter) {  // one tile
+        } else if (!counter && !clustered) {  // one tile
           kept_in_all = kept;
-        }  // else resident: awaited after the kept run's store (below)
+        }  // else resident: awaited after the kept run's store (below); one cluster: the exchange below
       }
     }
   }
   __syncthreads();
+  // One cluster (cluster_prefix.cuh): the blocks' counts read from each other's shared memory, in rank order,
+  // and the total with them (the stable partition's tiles then stage both runs at once).
+  if (clustered) {
+    maybe<unsigned> lower{0, false};
+    unsigned all = 0;
+    cluster::exchange(tile_kept, sluice::sum{}, lower, all);
+    if (threadIdx.x == 0) tile_before = lower.has ? lower.v : 0, kept_in_all = all;
+    __syncthreads();
+  }
 
   // Move: stage the kept run at the output's phase (and, for partition, the rejected run after it), then
   // store both runs whole. The resident partition (every tile running at once, the total the last tile's
@@ -492,7 +503,17 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     const u64 rejected = (full ? P::tile : n - base) - kept;
     store_run<T, Aligned>(stage + rejected_at, out, rejected_to, rejected);
   }
-  if constexpr (M != mode::unordered) {
+  if (clustered) {
+    // One cluster: its last barrier keeps every block's shared memory until no other reads it, and orders
+    // every block's stores (its barrier and fence) before block 0 stores the count, the call's last store.
+    __syncthreads();
+    if (threadIdx.x == 0) __threadfence();
+    cluster::finish();
+    if (M != mode::unordered && blockIdx.x == 0 && threadIdx.x == 0) {
+      __threadfence();
+      *reinterpret_cast<volatile u64*>(count) = kept_in_all;
+    }
+  } else if constexpr (M != mode::unordered) {
     if (!count_last) {
       if (threadIdx.x == 0 && base + P::tile >= n) *count = before + kept;  // the last tile
     } else {
@@ -1145,14 +1166,17 @@ struct compact_settings {
   sluice::detail::setting resident = sluice::detail::setting::automatic;   // partition
   u64 blocks = 0;  // at most this many blocks in the pipeline's grid (0: as many as the device holds)
   sluice::detail::setting reversed = sluice::detail::setting::automatic;  // partition's pipelined pass: auto|on|off
+  bool cluster = true;  // cluster=auto|off: one thread block cluster for 2 to cluster::max_blocks tiles (try_cluster)
 };
+inline bool parse_cluster(sluice::detail::params& p) { return p.choice("cluster", {"auto", "off"}, 0) == 0; }
 inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
   compact_settings c;
   c.phased = p.auto_on_off("phased");
   c.pipelined = p.auto_on_off("pipelined");
   c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
-  p.done("phased, pipelined, blocks");
+  c.cluster = parse_cluster(p);
+  p.done("phased, pipelined, blocks, cluster");
   return c;
 }
 
@@ -1168,7 +1192,8 @@ inline compact_settings parse_partition(std::string_view spec, const char* fn) {
   c.pipelined = p.auto_on_off("pipelined");
   c.reversed = p.auto_on_off("reversed");
   c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
-  p.done("phased, resident, pipelined, reversed, blocks");
+  c.cluster = parse_cluster(p);
+  p.done("phased, resident, pipelined, reversed, blocks, cluster");
   return c;
 }
 
@@ -1314,6 +1339,25 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
   }
 }
 
+// The single pass as one thread block cluster (cluster_prefix.cuh), where the input is 2 to cluster::max_blocks
+// tiles, the device holds such a cluster (Hopper) and cluster=off does not rule it out: the tiles' counts
+// exchanged in shared memory, with no look-back states, counter or count pass, and the count the call's last
+// store, so that a synchronous call may read it as it lands (permit_watch). False where the caller is to take
+// another path.
+template <mode M, class T, class Sel, class Kernel>
+bool try_cluster(Kernel* kernel, std::span<const T> in, std::span<T> out, const Sel& sel, u64* count, cudaStream_t s, const char* fn,
+                 const compact_settings& c, bool from_end) {
+  const u64 n = in.size(), tiles = ceil_div(n, policy<T>::tile);
+  if (M == mode::unordered || !c.cluster || tiles < 2 || tiles > cluster::max_blocks) return false;
+  if (!cluster::launch(kernel, static_cast<unsigned>(tiles), policy<T>::threads, s, fn, "select_lookback::select_kernel", in.data(), sel,
+                       out.data(), n, static_cast<u64>(out.size()), count, static_cast<unsigned*>(nullptr), static_cast<unsigned*>(nullptr),
+                       lookback::count_state{}, static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr),
+                       static_cast<const unsigned*>(nullptr), static_cast<const unsigned*>(nullptr), from_end, false, true))
+    return false;
+  if (is_host_slot(count)) permit_watch(count);
+  return true;
+}
+
 template <mode M, class T, class Sel, class Tuning = lookback::tuning, class Pipe = pipeline_for<M, T, is_flags<Sel>>>
 void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cudaStream_t s, const char* fn,
                compact_settings settings) {
@@ -1330,6 +1374,10 @@ void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
   const void* first = in.data();  // where partition's count pass reads: the flags or the elements
   if constexpr (is_flags<Sel>) first = sel.flags;
   auto* const kernel = single_pass_kernel<T, Sel, M, Tuning>(in, out, sel);
+  // One cluster, but where phased=on, resident=on or partition's pipelined pass ask for another path.
+  if (ph != phasing::on && settings.resident != setting::on && !(M == mode::partition && pipelined_partition_wanted(in, out, settings)) &&
+      try_cluster<M>(kernel, in, out, sel, count, s, fn, settings, false))
+    return;
 
   // Partition, resident: where the device holds every tile's block at once, one cooperative launch and no
   // count pass; each tile waits for the last tile's inclusive prefix, the total (resident=auto|on; ahead of
@@ -1411,7 +1459,7 @@ void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
       if (resident && launch_cooperative(kernel, tiles, P::threads, 0, s, fn, "select_lookback::select_kernel", in.data(), sel,
                                          out.data(), n, static_cast<u64>(out.size()), count, counter, launch.spare_counter(), states,
                                          static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr),
-                                         static_cast<const unsigned*>(nullptr), skip, false, count_last)) {
+                                         static_cast<const unsigned*>(nullptr), skip, false, count_last, false)) {
         if (count_last) permit_watch(count);
         return;
       }
@@ -1420,7 +1468,7 @@ void run_paths(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
   }
   kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, counter,
                                                               launch.spare_counter(), states, kept_total, tile_incl, bits, skip, false,
-                                                              count_last);
+                                                              count_last, false);
   check_launch(fn, "select_lookback::select_kernel");
   if (count_last) permit_watch(count);
 }
@@ -1452,7 +1500,8 @@ inline compact_settings parse_partition_unordered(std::string_view spec, const c
   compact_settings c;
   c.pipelined = p.auto_on_off("pipelined");
   c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
-  p.done("pipelined, blocks");
+  c.cluster = parse_cluster(p);
+  p.done("pipelined, blocks, cluster");
   return c;
 }
 // 64 MiB, compact's pipeline threshold until stop 40 (compact by predicate now starts at 32 MiB of four-byte
@@ -1474,8 +1523,9 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
   using P = policy<T>;
   using sluice::detail::setting;
   if constexpr (is_flags<Sel>) {
-    (void)parse_partition_unordered(spec, fn);  // its parameters are checked all the same
-    run<mode::partition>(in, out, sel, count, s, fn);
+    compact_settings c;  // its parameters are checked all the same; cluster=off applies
+    c.cluster = parse_partition_unordered(spec, fn).cluster;
+    run<mode::partition>(in, out, sel, count, s, fn, c);
   } else {
     compact_settings c = parse_partition_unordered(spec, fn);
     const u64 n = in.size(), tiles = ceil_div(n, P::tile);
@@ -1488,6 +1538,7 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
       if (alone) return;
     }
     auto* const kernel = single_pass_kernel<T, Sel, mode::partition, Tuning>(in, out, sel);
+    if (try_cluster<mode::partition>(kernel, in, out, sel, count, s, fn, c, true)) return;
     lookback::launch_states launch;
     lookback::count_state states{};
     if (tiles > 1) {
@@ -1497,7 +1548,7 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
     const bool count_last = count_last_fits(tiles, count);
     kernel<<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in.data(), sel, out.data(), n, out.size(), count, launch.counter(),
                                                                 launch.spare_counter(), states, nullptr, nullptr, nullptr, nullptr, true,
-                                                                count_last);
+                                                                count_last, false);
     check_launch(fn, "select_lookback::select_kernel");
     if (count_last) permit_watch(count);
   }

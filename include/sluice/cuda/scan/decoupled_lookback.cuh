@@ -13,8 +13,10 @@
 #pragma once
 #include <cub/warp/warp_scan.cuh>
 #include <cuda/ptx>
+#include <type_traits>
 
 #include "sluice/cuda/bulk_rounds.cuh"
+#include "sluice/cuda/cluster_prefix.cuh"
 #include "sluice/cuda/lookback.cuh"
 #include "sluice/detail/params.hpp"
 
@@ -29,6 +31,10 @@ struct policy {
   static constexpr unsigned items = per_vector * vectors;
   static constexpr unsigned warp_items = 32 * items;
   static constexpr unsigned tile = threads * items;  // 8192 four-byte or 4096 eight-byte elements
+  // Elements other than integers (floats, a user's type) look back anchored (lookback.cuh): the order of
+  // combination fixed by the tile numbers, so their results repeat bit for bit; every 128th tile an anchor.
+  static constexpr bool anchored = !std::is_integral_v<T>;
+  static constexpr unsigned anchor = 128;
 };
 
 // maybe (common.cuh): nothing precedes the first element (inclusive scans have no identity).
@@ -40,15 +46,15 @@ __device__ maybe<T> then(maybe<T> a, maybe<T> b, Op op) {
 template <class T, class Op, bool Aligned, class Tuning>
 __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     scan_kernel(const T* in, T* out, u64 n, Op op, bool inclusive, T init, unsigned* counter, unsigned* spare_counter,
-                lookback::tile_state<T> state) {
+                lookback::tile_state<T> state, bool clustered) {
   using P = policy<T>;
   using warp_scan = cub::WarpScan<T>;
   __shared__ typename warp_scan::TempStorage warp_storage[P::warps];
   __shared__ T warp_totals[P::warps];
   __shared__ unsigned tile_number;
-  __shared__ T tile_before;
+  __shared__ T tile_before, tile_aggregate;
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
-  if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter);
+  if (threadIdx.x == 0) tile_number = lookback::draw_tile(counter, spare_counter);  // one cluster: no counter, blockIdx.x
   __syncthreads();
   const u64 tile = tile_number, base = tile * P::tile, run = base + warp * P::warp_items;
   const bool full = base + P::tile <= n;
@@ -94,8 +100,18 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     const T aggregate = __shfl_sync(0xffffffffu, w_incl, P::warps - 1);
     const T w_excl = __shfl_up_sync(0xffffffffu, w_incl, 1);
     if (lane > 0 && lane < P::warps) warp_totals[lane] = w_excl;  // now: what precedes warp `lane` in the tile
-    if (tile == 0) {
+    if (clustered) {  // one cluster: the exchange below
+      if (lane == 0) tile_aggregate = aggregate;
+    } else if (tile == 0) {
       if (lane == 0 && counter) state.publish(0, lookback::prefix, aggregate);
+    } else if constexpr (P::anchored) {  // the order fixed by the tile numbers: only anchors publish a prefix
+      const bool anchor = lookback::is_anchor<P::anchor>(tile);
+      if (lane == 0 && !anchor) state.publish(tile, lookback::aggregate, aggregate);
+      const T prior = lookback::anchored_exclusive_prefix<P::anchor>(state, tile, op);
+      if (lane == 0) {
+        if (anchor) state.publish(tile, lookback::prefix, op(prior, aggregate));
+        tile_before = prior;
+      }
     } else {
       if (lane == 0) state.publish(tile, lookback::aggregate, aggregate);
       const T prior = lookback::exclusive_prefix<Tuning>(state, tile, op);
@@ -106,6 +122,13 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     }
   }
   __syncthreads();
+  if (clustered) {  // cluster_prefix.cuh: the tiles' aggregates read from each other's shared memory, in rank order
+    maybe<T> lower{T{}, false};
+    T all{};
+    cluster::exchange(tile_aggregate, op, lower, all);
+    if (threadIdx.x == 0) tile_before = lower.v;  // used where tile > 0, which has a lower block
+    __syncthreads();
+  }
 
   // What precedes this warp's run, then each vector; exclusive scans start from init.
   maybe<T> head = tile > 0 ? maybe<T>{tile_before, true} : maybe<T>{T{}, false};
@@ -134,6 +157,7 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
         if (at + e < n) out[at + e] = y[e];
     }
   }
+  if (clustered) cluster::finish();  // no block leaves while another may read its aggregate
 }
 
 // The pipelined path for large inputs (Hopper and later; in and out 16-byte aligned). The single pass above
@@ -473,6 +497,7 @@ using pipelining = sluice::detail::setting;
 struct pipeline_settings {
   pipelining pipelined = pipelining::automatic;
   u64 blocks = 0;  // 0: every block the device holds
+  bool cluster = true;  // cluster=auto|off: 2 to cluster::max_blocks tiles as one thread block cluster (run)
 };
 inline constexpr u64 max_pipeline_blocks = 1u << 20;
 inline pipeline_settings parse_pipelining(std::string_view spec, const char* fn) {
@@ -480,7 +505,8 @@ inline pipeline_settings parse_pipelining(std::string_view spec, const char* fn)
   pipeline_settings c;
   c.pipelined = p.auto_on_off("pipelined");
   c.blocks = p.number("blocks", 0, 1, max_pipeline_blocks);
-  p.done("pipelined, blocks");
+  c.cluster = p.choice("cluster", {"auto", "off"}, 0) == 0;
+  p.done("pipelined, blocks, cluster");
   return c;
 }
 
@@ -494,6 +520,13 @@ void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t
                        ? 0
                        : pipelined_grid<T, Op, Tuning, Pipe>(aligned, n, ps.pipelined == pipelining::on, ps.blocks, fn);
   const u64 tiles = grid ? ceil_div(n, Pipe::tile) : ceil_div(n, P::tile);  // (the pipeline's tiles are no larger)
+  auto* const single = aligned ? scan_kernel<T, Op, true, Tuning> : scan_kernel<T, Op, false, Tuning>;
+  // 2 to cluster::max_blocks tiles: one thread block cluster where the device holds one (cluster_prefix.cuh): the
+  // aggregates exchanged in shared memory, no tile states, no counter.
+  if (!grid && ps.cluster && tiles >= 2 &&
+      cluster::launch(single, static_cast<unsigned>(tiles), P::threads, s, fn, "decoupled_lookback::scan_kernel", in, out, n, op, inclusive,
+                      init, static_cast<unsigned*>(nullptr), static_cast<unsigned*>(nullptr), lookback::tile_state<T>{}, true))
+    return;
   lookback::launch_states state;  // the counters, then the tile states: kept per stream for 4-byte elements
   lookback::tile_state<T> tiles_state{};
   if (tiles > 1 || grid) {
@@ -506,12 +539,8 @@ void run(const T* in, T* out, u64 n, bool inclusive, T init, Op op, cudaStream_t
                                    tiles_state))
       return;  // else the device could not hold the grid: the single pass
   const u64 blocks = ceil_div(n, P::tile);
-  if (aligned)
-    scan_kernel<T, Op, true, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, state.counter(),
-                                                                                         state.spare_counter(), tiles_state);
-  else
-    scan_kernel<T, Op, false, Tuning><<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, state.counter(),
-                                                                                          state.spare_counter(), tiles_state);
+  single<<<static_cast<unsigned>(blocks), P::threads, 0, s>>>(in, out, n, op, inclusive, init, state.counter(), state.spare_counter(),
+                                                              tiles_state, false);
   check_launch(fn, "decoupled_lookback::scan_kernel");
 }
 
