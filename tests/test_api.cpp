@@ -846,11 +846,12 @@ TEST_F(gpu, float_scans_below_the_pipeline_repeat_bit_for_bit) {
   }
 }
 
-// 2 to 16 tiles of the single pass run as one thread block cluster (cluster_prefix.cuh): the tiles' counts
-// (the scan's aggregates) exchanged in shared memory in place of the look-back. On both sides of that range,
-// at its edges and in it (u32 tiles of 8192, u64 of 4096: 2^16 is 8 and 16 tiles), every form against the host
-// and against the look-back (cluster=off), every element; and the `_async` forms of one cluster captured in a
-// CUDA graph and replayed twice.
+// 2 to 16 tiles of the single pass run as one thread block cluster (cluster_prefix.cuh) for the scans, compact and
+// the partitions by predicate: the tiles' counts (the scan's aggregates) exchanged in shared memory in place of the
+// look-back. On both sides of that range, at its edges and in it (u32 tiles of 8192, u64 of 4096: 2^16 is 8 and 16
+// tiles), every form against the host and against the look-back (cluster=off; the flagged partition, which takes no
+// cluster, by both specs), every element; and the `_async` forms of one cluster captured in a CUDA graph and
+// replayed twice.
 template <class T>
 void one_cluster_or_the_look_back(std::size_t tile) {
   const std::vector<std::size_t> sizes{tile + 1, 3 * tile + 5, 8 * tile, 16 * tile, 16 * tile + 1};

@@ -7,7 +7,8 @@
 // (lookback.cuh): at 2^16 four-byte elements the look-back's 8 tiles wait on each other's words in L2, and
 // the stable partition's tiles on the last tile's (docs/performance.md, stop 53).
 // Kernel side: every thread of the block calls exchange() once (after its aggregate is in shared memory)
-// and finish() last; the host side launches the grid as one cluster where the device holds one (launch()).
+// and finish() before it leaves; the host side launches the grid as one cluster where the device holds one
+// (launch()).
 #pragma once
 #include <cooperative_groups.h>
 
@@ -38,31 +39,66 @@ __device__ void exchange(const T& mine, Op op, maybe<T>& before, T& total) {
     const T b = lookback::ordered_warp_reduce(v, rank, op), all = lookback::ordered_warp_reduce(v, ranks, op);
     if (lane == 0) before = {b, rank > 0}, total = all;
   }
+  cg::cluster_group::barrier_arrive();  // this block reads no more of the others' shared memory (finish waits)
 #else
   (void)mine, (void)op, (void)before, (void)total;
   __trap();  // launch() never launches a cluster for code built before sm_90
 #endif
 }
 
-// Every thread calls it last: no block leaves while another may still read its shared memory, and every
-// block's writes before it (ordered by a __syncthreads and a fence, where later device work or the host is
-// to see them) come before any thread's writes after it.
+// Every thread calls it after exchange() and before it leaves: no block leaves while another may still read
+// its shared memory. It waits for the other blocks' exchanges only, which are long done by a block's end.
 __device__ inline void finish() {
+#if __CUDA_ARCH__ >= 900
+  cooperative_groups::cluster_group::barrier_wait();
+#endif
+}
+
+// Every thread calls it (after finish()): the cluster's barrier, whose release and acquire order every block's
+// writes before it (ordered by a __syncthreads and a fence where later device work or the host is to see them)
+// before any thread's writes after it.
+__device__ inline void barrier() {
 #if __CUDA_ARCH__ >= 900
   cooperative_groups::cluster_group::sync();
 #endif
 }
 
-// Whether the current device runs `kernel` (built for sm_90 or later) as one cluster of `blocks` blocks of
-// `threads` threads, each with `spread_bytes` of dynamic shared memory (below); asked once per device,
-// kernel and shape, then cached.
+// The launch of `blocks` blocks of `threads` threads as one cluster, each block with `bytes` of dynamic shared
+// memory, on stream s (config points at dims: neither copied nor moved).
+struct cluster_config {
+  cudaLaunchAttribute dims{};
+  cudaLaunchConfig_t config{};
+  cluster_config(unsigned blocks, unsigned threads, std::size_t bytes, cudaStream_t s) {
+    dims.id = cudaLaunchAttributeClusterDimension;
+    dims.val.clusterDim.x = blocks, dims.val.clusterDim.y = 1, dims.val.clusterDim.z = 1;
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = bytes;
+    config.stream = s;
+    config.attrs = &dims;
+    config.numAttrs = 1;
+  }
+  cluster_config(const cluster_config&) = delete;
+  cluster_config& operator=(const cluster_config&) = delete;
+};
+
+// How the current device runs `kernel` as one cluster of `blocks` blocks of `threads` threads: spread_bytes, the
+// dynamic shared memory (unused) each block asks for so that an SM holds no more than one of them (the cluster's
+// blocks then land on as many SMs as a plain grid's would, each with an SM's bandwidth to itself: packed several
+// to an SM, stop 54's run 2 measured the partitions' calls 1.09x the time), and whether the device holds such a
+// cluster at all (Hopper or later, the kernel built for sm_90 or later; 16 blocks needs the non-portable size).
+// Asked once per device, kernel and shape, then cached.
+struct shape {
+  std::size_t spread_bytes;
+  bool fits;
+};
 template <class Kernel>
-bool fits(Kernel* kernel, unsigned blocks, unsigned threads, std::size_t spread_bytes, const char* fn) {
+shape shape_of(Kernel* kernel, unsigned blocks, unsigned threads, const char* fn) {
   struct entry {
     int device;
     const void* kernel;
     unsigned blocks, threads;
-    bool fits;
+    shape sh;
   };
   static std::mutex m;
   static std::vector<entry> known;
@@ -72,67 +108,36 @@ bool fits(Kernel* kernel, unsigned blocks, unsigned threads, std::size_t spread_
   {
     std::lock_guard lock(m);
     for (const entry& e : known)
-      if (e.device == dev && e.kernel == k && e.blocks == blocks && e.threads == threads) return e.fits;
+      if (e.device == dev && e.kernel == k && e.blocks == blocks && e.threads == threads) return e.sh;
   }
+  shape sh{0, false};
   int major = 0;
   check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), fn, "cudaDeviceGetAttribute");
-  bool ok = major >= 9 && built_for(kernel, 90, fn);
-  if (ok) {
-    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(spread_bytes)), fn,
+  if (major >= 9 && built_for(kernel, 90, fn)) {
+#ifndef SLUICE_CLUSTER_STUDY_PACKED  // tuning studies only: the blocks where the device puts them, several to an SM
+    int per_sm = 0, per_block = 0;
+    check_cuda(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), fn, "cudaDeviceGetAttribute");
+    check_cuda(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), fn, "cudaDeviceGetAttribute");
+    cudaFuncAttributes a{};
+    check_cuda(cudaFuncGetAttributes(&a, kernel), fn, "cudaFuncGetAttributes");
+    const std::size_t half = static_cast<std::size_t>(per_sm) / 2 + 1, used = a.sharedSizeBytes,
+                      room = static_cast<std::size_t>(per_block) > used ? static_cast<std::size_t>(per_block) - used : 0;
+    sh.spread_bytes = half > used ? half - used : 0;
+    if (sh.spread_bytes > room) sh.spread_bytes = room;
+#endif
+    check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sh.spread_bytes)), fn,
                "cudaFuncSetAttribute");
     if (blocks > 8)
       check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1), fn, "cudaFuncSetAttribute");
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = spread_bytes;
-    cudaLaunchAttribute dims{};
-    dims.id = cudaLaunchAttributeClusterDimension;
-    dims.val.clusterDim.x = blocks, dims.val.clusterDim.y = 1, dims.val.clusterDim.z = 1;
-    config.attrs = &dims;
-    config.numAttrs = 1;
+    const cluster_config c(blocks, threads, sh.spread_bytes, nullptr);
     int clusters = 0;
-    const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &c.config);
     if (e != cudaSuccess) (void)cudaGetLastError();  // a size the device does not take: no cluster
-    ok = e == cudaSuccess && clusters > 0;
+    sh.fits = e == cudaSuccess && clusters > 0;
   }
   std::lock_guard lock(m);
-  known.push_back({dev, k, blocks, threads, ok});
-  return ok;
-}
-
-// The dynamic shared memory (unused) that a cluster's block of `kernel` asks for so that one SM holds no
-// more than one of them: the cluster's blocks then land on as many SMs as a plain grid's would, each with an
-// SM's bandwidth to itself (packed several to an SM, a tile's loads would share one). Cached per device.
-template <class Kernel>
-std::size_t spread_bytes(Kernel* kernel, const char* fn) {
-  struct entry {
-    int device;
-    const void* kernel;
-    std::size_t bytes;
-  };
-  static std::mutex m;
-  static std::vector<entry> known;
-  int dev = 0;
-  check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
-  const void* k = reinterpret_cast<const void*>(kernel);
-  {
-    std::lock_guard lock(m);
-    for (const entry& e : known)
-      if (e.device == dev && e.kernel == k) return e.bytes;
-  }
-  int per_sm = 0, per_block = 0;
-  check_cuda(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), fn, "cudaDeviceGetAttribute");
-  check_cuda(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), fn, "cudaDeviceGetAttribute");
-  cudaFuncAttributes a{};
-  check_cuda(cudaFuncGetAttributes(&a, kernel), fn, "cudaFuncGetAttributes");
-  const std::size_t half = static_cast<std::size_t>(per_sm) / 2 + 1, used = a.sharedSizeBytes,
-                    room = static_cast<std::size_t>(per_block) > used ? static_cast<std::size_t>(per_block) - used : 0;
-  std::size_t bytes = half > used ? half - used : 0;
-  if (bytes > room) bytes = room;
-  std::lock_guard lock(m);
-  known.push_back({dev, k, bytes});
-  return bytes;
+  known.push_back({dev, k, blocks, threads, sh});
+  return sh;
 }
 
 // Launches `kernel` as one cluster of `blocks` blocks (2 to max_blocks), spread one to an SM. False where the
@@ -142,23 +147,10 @@ template <class... Params, class... Args>
 bool launch(void (*kernel)(Params...), unsigned blocks, unsigned threads, cudaStream_t s, const char* fn, const char* what,
             Args... args) {
   if (blocks < 2 || blocks > max_blocks) return false;
-#ifndef SLUICE_CLUSTER_STUDY_PACKED  // tuning studies only: the blocks where the device puts them, several to an SM
-  const std::size_t bytes = spread_bytes(kernel, fn);
-#else
-  const std::size_t bytes = 0;
-#endif
-  if (!fits(kernel, blocks, threads, bytes, fn)) return false;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(blocks);
-  config.blockDim = dim3(threads);
-  config.dynamicSmemBytes = bytes;
-  config.stream = s;
-  cudaLaunchAttribute dims{};
-  dims.id = cudaLaunchAttributeClusterDimension;
-  dims.val.clusterDim.x = blocks, dims.val.clusterDim.y = 1, dims.val.clusterDim.z = 1;
-  config.attrs = &dims;
-  config.numAttrs = 1;
-  check_cuda(cudaLaunchKernelEx(&config, kernel, args...), fn, what);
+  const shape sh = shape_of(kernel, blocks, threads, fn);
+  if (!sh.fits) return false;
+  const cluster_config c(blocks, threads, sh.spread_bytes, s);
+  check_cuda(cudaLaunchKernelEx(&c.config, kernel, args...), fn, what);
   return true;
 }
 

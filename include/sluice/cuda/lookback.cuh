@@ -283,37 +283,34 @@ __host__ __device__ constexpr bool is_anchor(u64 tile) {
 template <unsigned Anchor, class State, class Op>
 __device__ auto anchored_exclusive_prefix(const State& state, u64 tile, Op op) {
   using T = typename State::value_type;
-  static_assert(Anchor % 32 == 0, "whole lanes of the window");
+  static_assert(Anchor % 32 == 0 && Anchor / 32 <= 32, "whole lanes of the window");
   constexpr unsigned K = Anchor / 32;
   const unsigned lane = threadIdx.x & 31u;
   const u64 anchor = (tile - 1) / Anchor * Anchor, count = tile - anchor;  // positions [0, count): the anchor, then aggregates
-  // Lane l reads positions l K .. l K + K - 1 (position p is tile anchor + p); all its loads in flight.
+  // Lane l reads positions l K .. l K + K - 1 (position p is tile anchor + p), all its loads in flight; bit k of
+  // `waiting`: position l K + k not yet as wanted (the anchor: a prefix; after it: published at all).
+  const u64 first = u64{lane} * K;
   T v[K] = {};
-  status st[K];
+  unsigned waiting = 0;
 #pragma unroll
-  for (unsigned k = 0; k < K; ++k) {
-    const u64 p = u64{lane} * K + k;
-    st[k] = p < count ? state.peek(anchor + p, v[k]) : aggregate;  // past the tile: nothing to wait for
-  }
-  for (;;) {
-    bool ready = true;
-#pragma unroll
-    for (unsigned k = 0; k < K; ++k) {
-      const u64 p = u64{lane} * K + k;
-      if (p < count && (st[k] == invalid || (p == 0 && st[k] != prefix))) ready = false;
+  for (unsigned k = 0; k < K; ++k)
+    if (first + k < count) {
+      const status st = state.peek(anchor + first + k, v[k]);
+      waiting |= static_cast<unsigned>(st == invalid || (first + k == 0 && st != prefix)) << k;
     }
-    if (__all_sync(0xffffffffu, ready)) break;
+  while (__any_sync(0xffffffffu, waiting != 0)) {
 #pragma unroll
-    for (unsigned k = 0; k < K; ++k) {
-      const u64 p = u64{lane} * K + k;
-      if (p < count && (st[k] == invalid || (p == 0 && st[k] != prefix))) st[k] = state.peek(anchor + p, v[k]);
-    }
+    for (unsigned k = 0; k < K; ++k)
+      if (waiting >> k & 1u) {
+        const status st = state.peek(anchor + first + k, v[k]);
+        if (st != invalid && (first + k != 0 || st == prefix)) waiting &= ~(1u << k);
+      }
   }
   // The lane's positions left to right, then lanes [0, lanes) left to right by a tree fixed by `count`.
   T part = v[0];
 #pragma unroll
   for (unsigned k = 1; k < K; ++k)
-    if (u64{lane} * K + k < count) part = op(part, v[k]);
+    if (first + k < count) part = op(part, v[k]);
   return ordered_warp_reduce(part, static_cast<unsigned>((count + K - 1) / K), op);
 }
 

@@ -504,14 +504,21 @@ __global__ void __launch_bounds__(policy<T>::threads, Tuning::min_blocks)
     store_run<T, Aligned>(stage + rejected_at, out, rejected_to, rejected);
   }
   if (clustered) {
-    // One cluster: its last barrier keeps every block's shared memory until no other reads it, and orders
-    // every block's stores (its barrier and fence) before block 0 stores the count, the call's last store.
-    __syncthreads();
-    if (threadIdx.x == 0) __threadfence();
-    cluster::finish();
-    if (M != mode::unordered && blockIdx.x == 0 && threadIdx.x == 0) {
-      __threadfence();
-      *reinterpret_cast<volatile u64*>(count) = kept_in_all;
+    // One cluster: the last tile's block stores the count (the total), or, where it is to be the call's last store
+    // (count_last), block 0 after the cluster's barrier, which orders every block's stores (its __syncthreads and
+    // fence) before it. No block leaves while another may read its shared memory (finish).
+    if (!count_last) {
+      if (M != mode::unordered && threadIdx.x == 0 && base + P::tile >= n) *count = kept_in_all;
+      cluster::finish();
+    } else {
+      __syncthreads();
+      if (threadIdx.x == 0) __threadfence();
+      cluster::finish();
+      cluster::barrier();
+      if (M != mode::unordered && blockIdx.x == 0 && threadIdx.x == 0) {
+        __threadfence();
+        *reinterpret_cast<volatile u64*>(count) = kept_in_all;
+      }
     }
   } else if constexpr (M != mode::unordered) {
     if (!count_last) {
@@ -1339,22 +1346,33 @@ const unsigned* run_pipelined_partition(std::span<const T> in, std::span<T> out,
   }
 }
 
-// The single pass as one thread block cluster (cluster_prefix.cuh), where the input is 2 to cluster::max_blocks
-// tiles, the device holds such a cluster (Hopper) and cluster=off does not rule it out: the tiles' counts
-// exchanged in shared memory, with no look-back states, counter or count pass, and the count the call's last
-// store, so that a synchronous call may read it as it lands (permit_watch). False where the caller is to take
-// another path.
+// The forms that one cluster serves (stop 54, u32 at 2^16, 50% kept, 8 tiles; runs 2 and 4). Their kernels alone
+// under ncu, the cluster's against the look-back's: compact with flags 5.41 us against 5.63-5.70, by predicate
+// 5.86-5.92 against 5.95-6.02, the stable partition by predicate 8.67-8.70 against 9.79-9.86 (its resident grid's
+// tiles wait for the last tile's prefix); partition_unordered by predicate 8.54-8.58 against 8.16-8.19 (its tiles
+// wait for their predecessors only, the cluster's for the slowest block), but its synchronous call 0.93x the
+// look-back's (the count lands sooner), its `_async` one level. Not the stable partition with flags: 7.39 against
+// 6.78-6.85 (the resident grid stores each tile's kept run before it waits for the total; every block of the
+// cluster waits for the slowest block's count before it stores), its calls level (0.98x-1.02x).
+template <mode M, class Sel>
+inline constexpr bool cluster_wanted = M == mode::compact || (M == mode::partition && !is_flags<Sel>);
+
+// The single pass as one thread block cluster (cluster_prefix.cuh), where the form gains by it (cluster_wanted),
+// the input is 2 to cluster::max_blocks tiles, the device holds such a cluster (Hopper) and cluster=off does not
+// rule it out: the tiles' counts exchanged in shared memory, with no look-back states, counter or count pass, and
+// a synchronous call's count the call's last store, so that it may be read as it lands (permit_watch). False
+// where the caller is to take another path.
 template <mode M, class T, class Sel, class Kernel>
 bool try_cluster(Kernel* kernel, std::span<const T> in, std::span<T> out, const Sel& sel, u64* count, cudaStream_t s, const char* fn,
                  const compact_settings& c, bool from_end) {
   const u64 n = in.size(), tiles = ceil_div(n, policy<T>::tile);
-  if (M == mode::unordered || !c.cluster || tiles < 2 || tiles > cluster::max_blocks) return false;
+  if (!cluster_wanted<M, Sel> || !c.cluster || tiles < 2 || tiles > cluster::max_blocks) return false;
   if (!cluster::launch(kernel, static_cast<unsigned>(tiles), policy<T>::threads, s, fn, "select_lookback::select_kernel", in.data(), sel,
                        out.data(), n, static_cast<u64>(out.size()), count, static_cast<unsigned*>(nullptr), static_cast<unsigned*>(nullptr),
                        lookback::count_state{}, static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr),
-                       static_cast<const unsigned*>(nullptr), static_cast<const unsigned*>(nullptr), from_end, false, true))
+                       static_cast<const unsigned*>(nullptr), static_cast<const unsigned*>(nullptr), from_end, is_host_slot(count), true))
     return false;
-  if (is_host_slot(count)) permit_watch(count);
+  if (is_host_slot(count)) permit_watch(count);  // count_last: the count the call's last store
   return true;
 }
 
@@ -1523,9 +1541,8 @@ void partition_unordered(std::span<const T> in, std::span<T> out, Sel sel, u64* 
   using P = policy<T>;
   using sluice::detail::setting;
   if constexpr (is_flags<Sel>) {
-    compact_settings c;  // its parameters are checked all the same; cluster=off applies
-    c.cluster = parse_partition_unordered(spec, fn).cluster;
-    run<mode::partition>(in, out, sel, count, s, fn, c);
+    (void)parse_partition_unordered(spec, fn);  // its parameters are checked all the same
+    run<mode::partition>(in, out, sel, count, s, fn);
   } else {
     compact_settings c = parse_partition_unordered(spec, fn);
     const u64 n = in.size(), tiles = ceil_div(n, P::tile);

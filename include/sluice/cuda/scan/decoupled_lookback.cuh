@@ -32,9 +32,10 @@ struct policy {
   static constexpr unsigned warp_items = 32 * items;
   static constexpr unsigned tile = threads * items;  // 8192 four-byte or 4096 eight-byte elements
   // Elements other than integers (floats, a user's type) look back anchored (lookback.cuh): the order of
-  // combination fixed by the tile numbers, so their results repeat bit for bit; every 128th tile an anchor.
+  // combination fixed by the tile numbers, so their results repeat bit for bit. An anchor every 128 tiles of
+  // 4-byte elements; every 64 of 8-byte ones, whose wider window spilled more (ptxas: 64 bytes against 52).
   static constexpr bool anchored = !std::is_integral_v<T>;
-  static constexpr unsigned anchor = 128;
+  static constexpr unsigned anchor = sizeof(T) == 4 ? 128 : 64;
 };
 
 // maybe (common.cuh): nothing precedes the first element (inclusive scans have no identity).
