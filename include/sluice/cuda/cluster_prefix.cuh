@@ -12,11 +12,11 @@
 #pragma once
 #include <cooperative_groups.h>
 
-#include <mutex>
-#include <vector>
+#include <tuple>
 
 #include "sluice/cuda/common.cuh"
 #include "sluice/cuda/lookback.cuh"
+#include "sluice/detail/params.hpp"
 
 namespace sluice::cuda_backend::cluster {
 
@@ -94,26 +94,11 @@ struct shape {
 };
 template <class Kernel>
 shape shape_of(Kernel* kernel, unsigned blocks, unsigned threads, const char* fn) {
-  struct entry {
-    int device;
-    const void* kernel;
-    unsigned blocks, threads;
-    shape sh;
-  };
-  static std::mutex m;
-  static std::vector<entry> known;
-  int dev = 0;
-  check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
-  const void* k = reinterpret_cast<const void*>(kernel);
-  {
-    std::lock_guard lock(m);
-    for (const entry& e : known)
-      if (e.device == dev && e.kernel == k && e.blocks == blocks && e.threads == threads) return e.sh;
-  }
-  shape sh{0, false};
-  int major = 0;
-  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), fn, "cudaDeviceGetAttribute");
-  if (major >= 9 && built_for(kernel, 90, fn)) {
+  return once_per_device(std::tuple{reinterpret_cast<const void*>(kernel), blocks, threads}, fn, [&](int dev) {
+    shape sh{0, false};
+    int major = 0;
+    check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), fn, "cudaDeviceGetAttribute");
+    if (major < 9 || !built_for(kernel, 90, fn)) return sh;
 #ifndef SLUICE_CLUSTER_STUDY_PACKED  // tuning studies only: the blocks where the device puts them, several to an SM
     int per_sm = 0, per_block = 0;
     check_cuda(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), fn, "cudaDeviceGetAttribute");
@@ -134,11 +119,13 @@ shape shape_of(Kernel* kernel, unsigned blocks, unsigned threads, const char* fn
     const cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &c.config);
     if (e != cudaSuccess) (void)cudaGetLastError();  // a size the device does not take: no cluster
     sh.fits = e == cudaSuccess && clusters > 0;
-  }
-  std::lock_guard lock(m);
-  known.push_back({dev, k, blocks, threads, sh});
-  return sh;
+    return sh;
+  });
 }
+
+// cluster=auto|off (the scans', compact's and the partitions' parameter): whether a small input may run as one
+// cluster.
+inline bool parse(sluice::detail::params& p) { return p.choice("cluster", {"auto", "off"}, 0) == 0; }
 
 // Launches `kernel` as one cluster of `blocks` blocks (2 to max_blocks), spread one to an SM. False where the
 // device or the build has no such cluster (before Hopper, a device that cannot hold it): the caller takes

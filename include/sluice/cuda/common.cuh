@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sluice/cuda/backend.hpp"
@@ -93,40 +94,43 @@ bool built_for(Kernel* kernel, int cc, const char* fn) {
   return a.binaryVersion >= cc;
 }
 
+// What compute(device) gives for `key` on the current device, computed once per device and key and then cached:
+// the queries behind it would otherwise run on every call. Each caller (its lambda's type) has a cache of its own.
+template <class Key, class Compute>
+auto once_per_device(const Key& key, const char* fn, Compute compute) -> decltype(compute(0)) {
+  using value = decltype(compute(0));
+  static std::mutex m;
+  static std::vector<std::tuple<int, Key, value>> known;
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
+  {
+    std::lock_guard lock(m);
+    for (const auto& [d, k, v] : known)
+      if (d == dev && k == key) return v;
+  }
+  const value v = compute(dev);
+  std::lock_guard lock(m);
+  known.emplace_back(dev, key, v);
+  return v;
+}
+
 // How many blocks of `kernel` (at `threads` threads and `shared_bytes` of dynamic shared memory, which it is
 // allowed to take) one SM of the current device holds at once; 0 where `min_cc` is set and the code that runs
 // on this device was built for an earlier compute capability (10 x major + minor). Queried once per device,
 // kernel and launch shape, then cached: the persistent kernels ask on every call.
 template <class Kernel>
 int resident_blocks_per_sm(Kernel* kernel, unsigned threads, std::size_t shared_bytes, int min_cc, const char* fn, const char* what) {
-  struct entry {
-    int device;
-    const void* kernel;
-    unsigned threads;
-    std::size_t shared_bytes;
-    int min_cc, per_sm;
-  };
-  static std::mutex m;
-  static std::vector<entry> known;
-  int dev = 0;
-  check_cuda(cudaGetDevice(&dev), fn, "cudaGetDevice");
-  const void* k = reinterpret_cast<const void*>(kernel);
-  {
-    std::lock_guard lock(m);
-    for (const entry& e : known)
-      if (e.device == dev && e.kernel == k && e.threads == threads && e.shared_bytes == shared_bytes && e.min_cc == min_cc)
-        return e.per_sm;
-  }
-  int per_sm = 0;
-  if (min_cc == 0 || built_for(kernel, min_cc, fn)) {
-    allow_shared(kernel, shared_bytes, fn, what);
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared_bytes), fn,
-               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    if (per_sm < 0) per_sm = 0;
-  }
-  std::lock_guard lock(m);
-  known.push_back({dev, k, threads, shared_bytes, min_cc, per_sm});
-  return per_sm;
+  const auto key = std::tuple{reinterpret_cast<const void*>(kernel), threads, shared_bytes, min_cc};
+  return once_per_device(key, fn, [&](int) {
+    int per_sm = 0;
+    if (min_cc == 0 || built_for(kernel, min_cc, fn)) {
+      allow_shared(kernel, shared_bytes, fn, what);
+      check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared_bytes), fn,
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+      if (per_sm < 0) per_sm = 0;
+    }
+    return per_sm;
+  });
 }
 
 // The grid of a persistent kernel that needs Hopper (its body is empty below sm_90): as many blocks as the

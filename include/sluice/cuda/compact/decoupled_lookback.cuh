@@ -1175,14 +1175,13 @@ struct compact_settings {
   sluice::detail::setting reversed = sluice::detail::setting::automatic;  // partition's pipelined pass: auto|on|off
   bool cluster = true;  // cluster=auto|off: one thread block cluster for 2 to cluster::max_blocks tiles (try_cluster)
 };
-inline bool parse_cluster(sluice::detail::params& p) { return p.choice("cluster", {"auto", "off"}, 0) == 0; }
 inline compact_settings parse_compact(std::string_view spec, const char* fn) {
   sluice::detail::params p(spec, fn);
   compact_settings c;
   c.phased = p.auto_on_off("phased");
   c.pipelined = p.auto_on_off("pipelined");
   c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
-  c.cluster = parse_cluster(p);
+  c.cluster = cluster::parse(p);
   p.done("phased, pipelined, blocks, cluster");
   return c;
 }
@@ -1199,7 +1198,7 @@ inline compact_settings parse_partition(std::string_view spec, const char* fn) {
   c.pipelined = p.auto_on_off("pipelined");
   c.reversed = p.auto_on_off("reversed");
   c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
-  c.cluster = parse_cluster(p);
+  c.cluster = cluster::parse(p);
   p.done("phased, resident, pipelined, reversed, blocks, cluster");
   return c;
 }
@@ -1366,13 +1365,14 @@ template <mode M, class T, class Sel, class Kernel>
 bool try_cluster(Kernel* kernel, std::span<const T> in, std::span<T> out, const Sel& sel, u64* count, cudaStream_t s, const char* fn,
                  const compact_settings& c, bool from_end) {
   const u64 n = in.size(), tiles = ceil_div(n, policy<T>::tile);
+  const bool host_slot = is_host_slot(count);  // the count as the call's last store (count_last)
   if (!cluster_wanted<M, Sel> || !c.cluster || tiles < 2 || tiles > cluster::max_blocks) return false;
   if (!cluster::launch(kernel, static_cast<unsigned>(tiles), policy<T>::threads, s, fn, "select_lookback::select_kernel", in.data(), sel,
                        out.data(), n, static_cast<u64>(out.size()), count, static_cast<unsigned*>(nullptr), static_cast<unsigned*>(nullptr),
                        lookback::count_state{}, static_cast<const unsigned long long*>(nullptr), static_cast<const u64*>(nullptr),
-                       static_cast<const unsigned*>(nullptr), static_cast<const unsigned*>(nullptr), from_end, is_host_slot(count), true))
+                       static_cast<const unsigned*>(nullptr), static_cast<const unsigned*>(nullptr), from_end, host_slot, true))
     return false;
-  if (is_host_slot(count)) permit_watch(count);  // count_last: the count the call's last store
+  if (host_slot) permit_watch(count);
   return true;
 }
 
@@ -1518,7 +1518,7 @@ inline compact_settings parse_partition_unordered(std::string_view spec, const c
   compact_settings c;
   c.pipelined = p.auto_on_off("pipelined");
   c.blocks = p.number("blocks", 0, 1, decoupled_lookback::max_pipeline_blocks);
-  c.cluster = parse_cluster(p);
+  c.cluster = cluster::parse(p);
   p.done("pipelined, blocks, cluster");
   return c;
 }

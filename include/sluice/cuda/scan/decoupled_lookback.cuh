@@ -506,7 +506,7 @@ inline pipeline_settings parse_pipelining(std::string_view spec, const char* fn)
   pipeline_settings c;
   c.pipelined = p.auto_on_off("pipelined");
   c.blocks = p.number("blocks", 0, 1, max_pipeline_blocks);
-  c.cluster = p.choice("cluster", {"auto", "off"}, 0) == 0;
+  c.cluster = cluster::parse(p);
   p.done("pipelined, blocks, cluster");
   return c;
 }
