@@ -1,1 +1,0 @@
-timeout 300 compute-sanitizer --tool racecheck --error-exitcode 9 .device/sluice verify --device cuda --quick --max-size 20000 --algo decoupled-lookback:pipelined=on --algo decoupled-lookback:pipelined=on,blocks=7  # 49.6 s
