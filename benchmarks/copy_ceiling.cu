@@ -15,12 +15,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common.hpp"
-#include "sluice/sluice.hpp"
+#include "sluice/device_buffer.hpp"
 #include "timer.hpp"
 
 namespace {
