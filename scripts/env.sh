@@ -1,4 +1,11 @@
-# Sourced by the build scripts: find nvcc where CUDA installs it even when it is not on PATH.
+# Sourced by the build scripts: nvcc found where CUDA installs it even when it is not on PATH; the build folder,
+# the parallel jobs, and the options of the main build.
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH; fi
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
+# Every option of the main build, set each time: CMake's cache keeps what the last configure set, so an option
+# left out would silently take another script's value (tests or benchmarks off). scripts/test.sh configures
+# $BUILD_DIR with these, and so does scripts/bench.sh on a machine with a GPU: either after the other rebuilds
+# nothing. The CUDA backend is chosen by each script (-DSLUICE_ENABLE_CUDA).
+MAIN_OPTIONS=(-DCMAKE_BUILD_TYPE=Release -DSLUICE_BUILD_TOOLS=ON -DSLUICE_BUILD_TESTS=ON -DSLUICE_BUILD_BENCHMARKS=ON
+  -DSLUICE_ENABLE_GL=ON -DSLUICE_BUILD_FUZZERS=OFF)

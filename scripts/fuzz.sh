@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The libFuzzer targets (issue 9), built with clang under AddressSanitizer + UndefinedBehaviorSanitizer, each
+# The libFuzzer targets, built with clang under AddressSanitizer + UndefinedBehaviorSanitizer, each
 # run for a bounded time: fuzz_api drives the CPU API with fuzzer-chosen primitives, types, sizes, ratios,
 # patterns and output capacities against the serial reference (fuzz/fuzz_api.cpp); fuzz_cli drives the
 # command line's parser (fuzz/fuzz_cli.cpp).
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 dir="$BUILD_DIR-fuzz"
 CXX=${FUZZ_CXX:-clang++} cmake -S . -B "$dir" -DSLUICE_ENABLE_CUDA=OFF -DSLUICE_ENABLE_GL=OFF -DSLUICE_BUILD_TESTS=OFF -DSLUICE_BUILD_TOOLS=OFF \
-  -DSLUICE_BUILD_FUZZERS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSLUICE_BUILD_BENCHMARKS=OFF -DSLUICE_BUILD_FUZZERS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" >/dev/null
 cmake --build "$dir" -j"$JOBS" --target fuzz_api fuzz_cli
 for t in api cli; do

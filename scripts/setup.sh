@@ -4,27 +4,37 @@
 # Mesa (the gl device), gnuplot (the benchmark's figures; optional).
 # The CUDA backend is built when nvcc is found (it is optional).
 set -euo pipefail
-missing=()
-command -v cmake >/dev/null || missing+=(cmake)
-command -v g++ >/dev/null || missing+=(g++)
-command -v make >/dev/null || missing+=(make)
-[ -f /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
-command -v clang++ >/dev/null || missing+=(clang)  # the libFuzzer target (scripts/fuzz.sh)
+# Needed to build and test (setup fails where one cannot be installed), and wanted (a failed install is said and
+# passed over, so that a machine without a package mirror still builds what it can).
+required=()
+optional=()
+command -v cmake >/dev/null || required+=(cmake)
+command -v g++ >/dev/null || required+=(g++)
+command -v make >/dev/null || required+=(make)
+[ -f /usr/include/gtest/gtest.h ] || required+=(libgtest-dev)
+command -v clang++ >/dev/null || optional+=(clang)  # the libFuzzer target (scripts/fuzz.sh)
 # OpenMP (the CPU backend's threads): libgomp comes with g++; clang (the fuzz build) needs LLVM's libomp.
-{ [ -f /usr/include/omp.h ] || ls /usr/lib/llvm-*/lib/clang/*/include/omp.h >/dev/null 2>&1; } || missing+=(libomp-dev)
+{ [ -f /usr/include/omp.h ] || ls /usr/lib/llvm-*/lib/clang/*/include/omp.h >/dev/null 2>&1; } || optional+=(libomp-dev)
 # tbb::parallel_scan and std::execution::par in `sluice bench --device cpu`; libstdc++'s parallel algorithms run on it.
-[ -f /usr/include/oneapi/tbb.h ] || [ -f /usr/include/tbb/tbb.h ] || missing+=(libtbb-dev)
+[ -f /usr/include/oneapi/tbb.h ] || [ -f /usr/include/tbb/tbb.h ] || optional+=(libtbb-dev)
 # The gl device (the papers' OpenGL systems on a headless EGL context): EGL and OpenGL headers and loaders, and
 # Mesa's llvmpipe as the driver where no GPU driver is installed.
-[ -f /usr/include/EGL/egl.h ] || missing+=(libegl-dev)
-[ -f /usr/include/GL/glcorearb.h ] || missing+=(libgl-dev)
-ls /usr/lib/*/libOpenGL.so >/dev/null 2>&1 || missing+=(libopengl-dev)
-ls /usr/lib/*/libEGL_mesa.so.0 >/dev/null 2>&1 || missing+=(libegl-mesa0)
-ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing+=(libgl1-mesa-dri)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing ${missing[*]}"
-  if [ "$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q "${missing[@]}"
-  else sudo apt-get update -q && sudo apt-get install -y -q "${missing[@]}"; fi
+[ -f /usr/include/EGL/egl.h ] || optional+=(libegl-dev)
+[ -f /usr/include/GL/glcorearb.h ] || optional+=(libgl-dev)
+ls /usr/lib/*/libOpenGL.so >/dev/null 2>&1 || optional+=(libopengl-dev)
+ls /usr/lib/*/libEGL_mesa.so.0 >/dev/null 2>&1 || optional+=(libegl-mesa0)
+ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || optional+=(libgl1-mesa-dri)
+apt_get() { if [ "$(id -u)" = 0 ]; then apt-get "$@"; else sudo apt-get "$@"; fi; }
+if [ $((${#required[@]} + ${#optional[@]})) -gt 0 ]; then
+  echo "setup: installing ${required[*]} ${optional[*]}"
+  apt_get update -q || true
+  if ! apt_get install -y -q "${required[@]}" "${optional[@]}"; then
+    if [ ${#required[@]} -gt 0 ] && ! apt_get install -y -q "${required[@]}"; then
+      echo "setup: could not install ${required[*]}, which the build needs" >&2
+      exit 1
+    fi
+    echo "setup: could not install ${optional[*]}: building without them (no fuzz targets without clang, no gl device without EGL and OpenGL, no TBB peers in the CPU benchmark)"
+  fi
 fi
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   echo "setup: nvcc found at /usr/local/cuda/bin (add it to PATH to build the CUDA backend; this build adds it)"
