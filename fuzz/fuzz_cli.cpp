@@ -1,4 +1,4 @@
-// libFuzzer target (issue 9): the command line of `sluice`. The input is split at NUL bytes into arguments
+// libFuzzer target: the command line of `sluice`. The input is split at NUL bytes into arguments
 // and parsed (tools/sluice/cli.cpp, which runs nothing). A bad argument must be an arg_error with a
 // non-empty one-line message; anything else escaping, or a sanitizer report, is a finding.
 // Build and run: scripts/fuzz.sh.

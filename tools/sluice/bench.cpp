@@ -103,12 +103,12 @@ row* runner::record(const std::string& prim, const std::string& algo, const std:
   const bool of_read = prim == "reduce" && read_gbps_ > 0;
   const double base = of_read ? read_gbps_ : copy_gbps_;
   rows_.push_back({prim, algo, std::string(to_string(d_)), type, n_, ratio, 0, median_ms, gbps, base > 0 ? gbps / base : 1.0,
-                   repetitions});
-  // The progress line: seconds since the start, then the measurement.
-  std::printf("[%7.1f s] %-18s %-22s %-5s n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of %s\n", elapsed_s(), prim.c_str(),
+                   repetitions, busy_});
+  // The progress line: seconds since the start, then the measurement ("busy": see yardstick_bytes).
+  std::printf("[%7.1f s] %-18s %-22s %-5s n=%-11llu ratio=%-5s %10.4f ms %9.1f GB/s %6.3f of %s%s\n", elapsed_s(), prim.c_str(),
               algo.c_str(), type.c_str(), static_cast<unsigned long long>(n_),
               ratio < 0 ? "-" : std::to_string(ratio).substr(0, 4).c_str(), median_ms, gbps, rows_.back().frac,
-              of_read ? "read" : "copy");
+              of_read ? "read" : "copy", busy_ ? " busy" : "");
   std::fflush(stdout);
   return &rows_.back();
 }
@@ -117,6 +117,17 @@ std::vector<std::string> names(primitive p, device d) {
   std::vector<std::string> v;
   for (const auto& a : algorithms())
     if (a.prim == p && runs_on(a, d)) v.emplace_back(a.name);
+  return v;
+}
+
+// names(p, d), and the --algo values with parameters that a variant of p on d takes (quick: "billeter:threads=2").
+std::vector<std::string> specs_of(primitive p, device d) {
+  std::vector<std::string> v = names(p, d);
+  if (args)
+    for (const auto& spec : args->only_algos)
+      if (detail::base_name(spec).size() != spec.size())
+        for (const auto& a : algorithms())
+          if (a.prim == p && runs_on(a, d) && a.name == detail::base_name(spec) && takes_params(a, spec, "bench")) v.push_back(spec);
   return v;
 }
 
@@ -129,11 +140,23 @@ void yardstick_bytes(runner& r, device d, void* out, const void* in, std::size_t
   }
   r.set_copy_rate(0);
   // The fastest of three medians: the yardstick is the copy this device does, and one slow batch would flatter
-  // every fraction of it (stop 34, H100: one median of the 2^20 copy took 51 us against its neighbours' 7-10).
+  // every fraction of it (an H100, 2026-11: one median of the 2^20 copy took 51 us against its neighbours' 7-10).
+  // Their spread says whether the machine looks busy (bench.hpp, busy_spread).
   const auto copy = [&] { device_copy(d, out, in, r.n() * elem_bytes); };
   timing best = time_median(d, r.reps(), copy);
-  for (int k = 1; k < 3; ++k)
-    if (const timing t = time_median(d, r.reps(), copy); t.median_ms < best.median_ms) best = t;
+  double slowest = best.median_ms;
+  for (int k = 1; k < 3; ++k) {
+    const timing t = time_median(d, r.reps(), copy);
+    slowest = std::max(slowest, t.median_ms);
+    if (t.median_ms < best.median_ms) best = t;
+  }
+  const double spread = slowest - best.median_ms;
+  const bool busy = spread_looks_busy(best.median_ms, slowest);
+  if (busy)
+    std::printf("warning: the machine looks busy: the copy yardstick's three medians at n = %llu (%s) span %.4f .. %.4f ms"
+                " (%.0f%%, over %.0f%%): this size's fractions may mislead (machine_busy=1 in the CSV)\n",
+                static_cast<unsigned long long>(r.n()), type.c_str(), best.median_ms, slowest, 100 * spread / best.median_ms, 100 * busy_spread);
+  r.set_busy(busy);
   r.record("copy", d == device::cuda ? "cudaMemcpy" : "memcpy-mt", type, -1, 2.0 * static_cast<double>(r.n()) * static_cast<double>(elem_bytes),
            best.median_ms, best.repetitions);
   r.set_copy_rate(r.rows().back().gbps);
@@ -196,29 +219,29 @@ void suite_at(runner& r, device d, std::uint64_t n) {
   yardstick(r, d, in, out, "u32");  // a copy of the same n elements (bytes read + bytes written)
   read_yardstick(r, d, in);
 
-  for (const auto& a : names(primitive::reduce, d)) {
+  for (const auto& a : specs_of(primitive::reduce, d)) {
     options o{d, a, nullptr};
     r.measure("reduce", a, "u32", -1, b, [&] { sink_int = sluice::reduce(in.span(), u32{0}, sum{}, o); });
     r.measure("reduce", a, "f32", -1, b, [&] { sink_float = sluice::reduce(fin.span(), 0.0f, sum{}, o); });
   }
-  for (const auto& a : names(primitive::scan, d)) {
+  for (const auto& a : specs_of(primitive::scan, d)) {
     options o{d, a, nullptr};
     r.measure("inclusive_scan", a, "u32", -1, 2 * b, [&] { sluice::inclusive_scan(in.span(), out.span(), sum{}, o); });
   }
-  for (const auto& a : names(primitive::compact, d)) {
+  for (const auto& a : specs_of(primitive::compact, d)) {
     options o{d, a, nullptr};
     r.measure("compact", a, "u32", 0.5, b + n + kept * 4, [&] { sink_int = sluice::compact(in.span(), fl.span(), out.span(), o); });
   }
-  for (const auto& a : names(primitive::compact_unordered, d)) {
+  for (const auto& a : specs_of(primitive::compact_unordered, d)) {
     options o{d, a, nullptr};
     r.measure("compact_unordered", a, "u32", 0.5, b + n + kept * 4,
               [&] { sink_int = sluice::compact_unordered(in.span(), fl.span(), out.span(), o); });
   }
-  for (const auto& a : names(primitive::partition, d)) {
+  for (const auto& a : specs_of(primitive::partition, d)) {
     options o{d, a, nullptr};
     r.measure("partition", a, "u32", 0.5, 2 * b + n, [&] { sink_int = sluice::partition_flagged(in.span(), fl.span(), out.span(), o); });
   }
-  for (const auto& a : names(primitive::radix_sort, d)) {
+  for (const auto& a : specs_of(primitive::radix_sort, d)) {
     options o{d, a, nullptr};
     r.measure("radix_sort", a, "u32", -1, 2 * b, [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); },
               [&] { device_copy(d, keys.span().data(), in.span().data(), n * sizeof(u32)); });
@@ -233,7 +256,7 @@ void suite_at(runner& r, device d, std::uint64_t n) {
   }
 }
 
-// Issue 3: the papers' compactions beside CUB (Flagged and If) and the copy. Flags are bytes; the bytes that
+// The papers' compactions beside CUB (Flagged and If) and the copy. Flags are bytes; the bytes that
 // must move are the elements read once, the flags read once and the kept elements written once.
 template <class T>
 void compaction_ratios(runner& r, device d, std::uint64_t n, const std::string& type, const std::vector<double>& ratios,
@@ -327,7 +350,7 @@ void compaction_suite(std::vector<row>& all, device d) {
   }
 }
 
-// Issue 4: the papers' reductions and scans at 2^22, 2^25 and 2^28 beside CUB and the copy; the billeter
+// The papers' reductions and scans at 2^22, 2^25 and 2^28 beside CUB and the copy; the billeter
 // processor count and the coarsened scan as the block-size study.
 void scan_reduce_suite(std::vector<row>& all, device d) {
   using u32 = std::uint32_t;
@@ -368,12 +391,20 @@ void scan_reduce_suite(std::vector<row>& all, device d) {
   all.insert(all.end(), r.rows().begin(), r.rows().end());
 }
 
-// Issue 5: the defaults ("best") beside their peer (CUB on the GPU, the standard library on the CPU) and the
+// The production suite: the defaults ("best") beside their peer (CUB on the GPU, the standard library on the CPU) and the
 // copy, at every power of two, u32 and f32; at 2^28 the valid ratios 0.1, 0.5, 0.9 and the predicate forms;
 // at 2^27 the 64- and 128-bit compactions.
 // The default and its peer; with --algo, exactly the algorithms asked for (parameters allowed).
 std::vector<std::string> production_peers(device d) {
-  if (args && !args->only_algos.empty()) return args->only_algos;
+  if (args && !args->only_algos.empty()) {  // the peers' own labels (std::sort, cub-unstable) select rows the suite times anyway
+    std::vector<std::string> v;
+    for (const auto& a : args->only_algos)
+      if (a == "best" || a == "cub" || std::any_of(algorithms().begin(), algorithms().end(), [&](const algorithm_info& al) {
+            return runs_on(al, d) && al.name == detail::base_name(a);
+          }))
+        v.push_back(a);
+    return v;
+  }
   return d == device::cuda ? std::vector<std::string>{"best", "cub"} : std::vector<std::string>{"best"};
 }
 
@@ -410,7 +441,7 @@ struct results_left {
   explicit results_left(device d) : count({0}, d), sum_u32({0}, d), sum_f32({0}, d) {}
 };
 
-// Where the CPU production suite times the standard library and oneTBB beside sluice (issue 7): 2^26, and
+// Where the CPU production suite times the standard library and oneTBB beside sluice: 2^26, and
 // the --n given.
 bool cpu_peers_at(std::uint64_t n) { return n == (std::uint64_t{1} << 26) || (args && args->n == n); }
 
@@ -553,7 +584,7 @@ void production_moves(runner& r, device d, buf<T>& in, buf<T>& out, const std::s
   }
 }
 
-// Issue 7, CPU: at 2^26 (or --n), u32, also the predicate forms, radix sort, and the peers std::reduce,
+// CPU: at 2^26 (or --n), u32, also the predicate forms, radix sort, and the peers std::reduce,
 // std::inclusive_scan, std::copy_if, std::partition_copy, std::sort (serial and, with oneTBB,
 // std::execution::par) and tbb::parallel_scan.
 void production_suite(std::vector<row>& all, device d) {
@@ -617,7 +648,8 @@ void production_suite(std::vector<row>& all, device d) {
         if (cpu_peers) cpu_parallel_reduce_scan(r, in, out);
 #endif
       }
-      // The predicate forms at every size on the GPU (issue 5's goal holds at every power of two), at 2^26 on the CPU.
+      // The predicate forms at every size on the GPU (the production goals are judged at every power of two), at
+      // 2^26 on the CPU.
       if (moves_wanted())
         production_moves<u32>(r, d, in, out, "u32", big ? std::vector<double>{0.1, 0.5, 0.9} : std::vector<double>{0.5},
                               big || cpu_peers || d == device::cuda);
@@ -672,7 +704,7 @@ void sort_rows(runner& r, device d, const std::vector<std::string>& algos, const
   }
 }
 
-// Issue 6: radix sort. u32 keys alone and u32 keys with u32 values at 2^20, 2^22, 2^24 and 2^28, f32 keys at
+// The sort suite: radix sort. u32 keys alone and u32 keys with u32 values at 2^20, 2^22, 2^24 and 2^28, f32 keys at
 // 2^28, u64 keys at 2^27: the default, CUB and (at Billeter's 4M, Table 5) split-radix, with key + 16-byte
 // value pairs there too. Bytes counted: the keys (and values) read once and written once, as a copy of them
 // moves.
@@ -758,7 +790,7 @@ void print_against_peer(const std::vector<row>& rows) {
   }
 }
 
-// CPU, issue 7: at the peers' size, u32, each sluice row's fraction of memcpy-mt (reduce: of the read) and its
+// CPU: at the peers' size, u32, each sluice row's fraction of memcpy-mt (reduce: of the read) and its
 // speed-up over every peer of the same case (peer ms / sluice ms).
 void print_cpu_summary(const std::vector<row>& rows) {
   const std::uint64_t n = args && args->n ? args->n : std::uint64_t{1} << 26;
@@ -803,13 +835,15 @@ bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) 
     std::ofstream f(partial);
     if (!f) return false;
     // fraction_of_memcpy: of the same run's copy row; for CPU reduce rows, of its read row (reduce writes nothing).
-    // Step rows (gbps < 0) have a time but no rate.
-    f << "primitive,algorithm,device,element_type,n,valid_ratio,block_size,ms,gbps,fraction_of_memcpy,repetitions\n";
+    // Step rows (gbps < 0) have a time but no rate. machine_busy: 1 where the row was timed while the machine
+    // looked busy (bench.hpp, busy_spread), else 0.
+    f << "primitive,algorithm,device,element_type,n,valid_ratio,block_size,ms,gbps,fraction_of_memcpy,repetitions,machine_busy\n";
     for (const auto& r : rows) {
       char nums[256];
       const std::string gbps = r.gbps < 0 ? "" : std::to_string(r.gbps), frac = r.gbps < 0 ? "" : std::to_string(r.frac);
-      std::snprintf(nums, sizeof nums, "%llu,%s,%d,%.6f,%s,%s,%d\n", static_cast<unsigned long long>(r.n),
-                    r.ratio < 0 ? "" : std::to_string(r.ratio).c_str(), r.block_size, r.ms, gbps.c_str(), frac.c_str(), r.reps);
+      std::snprintf(nums, sizeof nums, "%llu,%s,%d,%.6f,%s,%s,%d,%d\n", static_cast<unsigned long long>(r.n),
+                    r.ratio < 0 ? "" : std::to_string(r.ratio).c_str(), r.block_size, r.ms, gbps.c_str(), frac.c_str(), r.reps,
+                    r.busy ? 1 : 0);
       f << csv_field(r.prim) << ',' << csv_field(r.algo) << ',' << csv_field(r.dev) << ',' << csv_field(r.type) << ',' << nums;
     }
     f.flush();
@@ -819,7 +853,18 @@ bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file) 
 
 bool is_yardstick(const row& r) { return r.prim == "copy" || r.prim == "read"; }
 
-// quick: one bar per measurement, its fraction of the same run's copy.
+// Whether a row times the default of its primitive on d (the variant options.algorithm "best" runs).
+bool is_default(const row& r, device d) {
+  for (const auto& bp : bench_primitives)
+    if (r.prim == bp.name)
+      for (const auto& a : algorithms())
+        if (a.prim == bp.prim && runs_on(a, d) && is_best(a, d) && a.name == without_form(r.algo)) return true;
+  return false;
+}
+
+// quick: one bar per measurement, its fraction of the same run's copy; sluice's defaults, its other variants
+// and the peers (std::, TBB, CUB) in three colours, the defaults also named so; the copy (1.0) dashed; a log
+// axis where the fractions span more than figure::log_span.
 figure quick_figure(const std::vector<row>& rows, device d) {
   std::string sizes;
   for (const auto& r : rows)
@@ -827,10 +872,28 @@ figure quick_figure(const std::vector<row>& rows, device d) {
   figure f{"fraction", "sluice bench quick: every algorithm as a fraction of the same run's copy (" + sizes + ")",
            std::string("effective GB/s / ") + (d == device::cuda ? "cudaMemcpy" : "memcpy-mt (reduce: / read-mt)"), ""};
   f.bars = true;
+  f.auto_log = true;
+  const std::string dflt = "sluice, the default on " + std::string(to_string(d)), other = "sluice, other variants",
+                    peer = "peers (std::, TBB, CUB)";
+  f.groups = {{dflt, "#d62728"}, {other, "#3b75af"}, {peer, "#8c8c8c"}};
+  f.reference = 1.0;
+  f.reference_label = std::string("the copy (") + (d == device::cuda ? "cudaMemcpy" : "memcpy-mt") + ") = 1";
   const bool one_size = sizes.find(',') == std::string::npos;
+  // Each primitive's bars together, its peers after sluice's, in the order the primitives were timed.
+  std::vector<const row*> order;
   for (const auto& r : rows)
-    if (!is_yardstick(r))
-      f.add(r.prim + "  " + r.algo + "  " + r.type + (one_size ? "" : "  n=" + std::to_string(r.n)), 0, r.frac);
+    if (!is_yardstick(r)) order.push_back(&r);
+  auto first_of = [&](const row* r) {
+    return std::find_if(order.begin(), order.end(), [&](const row* o) { return o->prim == r->prim; }) - order.begin();
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const row* x, const row* y) { return first_of(x) < first_of(y); });
+  for (const row* rp : order) {
+    const row& r = *rp;
+    const bool is_dflt = !is_peer(r.algo) && is_default(r, d);
+    f.add(r.prim + "  " + r.algo + (is_dflt ? " (default)" : "") + "  " + r.type + (one_size ? "" : "  n=" + std::to_string(r.n)) +
+              (r.busy ? "  busy" : ""),
+          0, r.frac, is_peer(r.algo) ? peer : is_dflt ? dflt : other);
+  }
   return f;
 }
 
@@ -844,6 +907,7 @@ std::vector<figure> size_figures(const std::vector<row>& rows, const std::string
     figs.push_back({id, suite + ": " + r.prim + " of " + r.type + (r.ratio >= 0 ? " (valid ratio " + std::to_string(r.ratio).substr(0, 4) + ")" : "") +
                             " against n, beside the peer and the copy",
                     "n (elements)", "effective GB/s (bytes read once + written once)", true, false});
+    figs.back().auto_log = true;
     return figs.back();
   };
   for (const auto& r : rows) {
@@ -875,8 +939,19 @@ struct suite_output {
   std::string tables;  // Markdown
 };
 
-// Runs one suite (not "all") and writes its CSV, figures and tables; returns the exit status.
-int run_suite(const bench_args& a, const std::string& suite, device d) {
+// The median of a fixed copy on d (CPU: 32 MiB, GPU: 256 MiB), timed at a suite's start and end: where it
+// moved by more than busy_spread, something else took the machine meanwhile. 0 on gl (its copies are timed
+// by the gl suite itself).
+double probe_copy_ms(device d) {
+  if (d != device::cpu && d != device::cuda) return 0;
+  const std::uint64_t n = d == device::cuda ? std::uint64_t{1} << 26 : std::uint64_t{1} << 23;
+  buf<std::uint32_t> in(std::vector<std::uint32_t>(n, 1), d), out(std::vector<std::uint32_t>(n), d);
+  return time_median(d, 10, [&] { device_copy(d, out.span().data(), in.span().data(), n * sizeof(std::uint32_t)); }).median_ms;
+}
+
+// Runs one suite (not "all") and writes its CSV, figures and tables; returns the exit status. `timed`: how
+// many rows other than the yardsticks it timed.
+int run_suite(const bench_args& a, const std::string& suite, device d, std::size_t& timed) {
   suite_output o;
   int status = 0;
   if (suite == "quick" && a.only_algos.empty() && a.only_primitive.empty()) {  // verify first: a fast wrong answer is worth nothing
@@ -890,6 +965,7 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
   }
   std::printf("[%s] suite %s on %s (%s)\n", std::string(to_string(d)).c_str(), suite.c_str(), std::string(to_string(d)).c_str(),
               machine_name(d).c_str());
+  const double probe_start = probe_copy_ms(d);
   std::vector<std::uint64_t> sizes;
   if (suite == "quick") sizes = {d == device::cuda ? (std::uint64_t{1} << 26) : (std::uint64_t{1} << 24)};
   if (a.n && suite == "quick") sizes = {a.n};
@@ -913,6 +989,20 @@ int run_suite(const bench_args& a, const std::string& suite, device d) {
     suite_at(r, d, n);
     o.rows.insert(o.rows.end(), r.rows().begin(), r.rows().end());
   }
+  // The busy machine (bench.hpp, busy_spread): the fixed copy again, against the start.
+  const double probe_end = probe_copy_ms(d);
+  if (drift_looks_busy(probe_start, probe_end)) {
+    const double drift = std::abs(probe_end - probe_start) / std::min(probe_start, probe_end);
+    std::printf("warning: the machine looks busy: a fixed copy took %.4f ms at the start of suite %s and %.4f ms at its end"
+                " (%.0f%% apart, over %.0f%%): every row of this suite is marked machine_busy=1\n",
+                probe_start, suite.c_str(), probe_end, 100 * drift, 100 * busy_spread);
+    for (auto& r : o.rows) r.busy = true;
+  }
+  timed = static_cast<std::size_t>(std::count_if(o.rows.begin(), o.rows.end(), [](const row& r) { return !is_yardstick(r); }));
+  if (const auto busy = std::count_if(o.rows.begin(), o.rows.end(), [](const row& r) { return r.busy; }); busy > 0)
+    std::printf("warning: the machine looked busy for %lld of the %zu rows of suite %s (machine_busy=1 in the CSV):"
+                " their fractions of the copy may mislead; time again on a quiet machine\n",
+                static_cast<long long>(busy), o.rows.size(), suite.c_str());
   if (suite == "quick") o.figs.push_back(quick_figure(o.rows, d));
 
   const std::filesystem::path dir(a.out_dir);
@@ -965,15 +1055,26 @@ int run_bench(const bench_args& a) {
   std::optional<tbb::global_control> tbb_threads;
   if (d == device::cpu) tbb_threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cpu_threads()));
 #endif
-  if (a.suite != "all") return run_suite(a, a.suite, d);
   int status = 0;
-  for (const char* s : {"ratio", "size", "blocksize", "tables", "production", "sort"}) {
-    if (d == device::cpu && std::string(s) == "blocksize") {
-      std::printf("[cpu] suite blocksize skipped: its block sizes are those of the papers' GPU variants (roger, jumping-jack,"
-                  " the teaching kit's scans); the CPU algorithms have none to vary\n");
-      continue;
+  std::size_t timed = 0;
+  if (a.suite != "all") {
+    status = run_suite(a, a.suite, d, timed);
+  } else {
+    for (const char* s : {"ratio", "size", "blocksize", "tables", "production", "sort"}) {
+      if (d == device::cpu && std::string(s) == "blocksize") {
+        std::printf("[cpu] suite blocksize skipped: its block sizes are those of the papers' GPU variants (roger, jumping-jack,"
+                    " the teaching kit's scans); the CPU algorithms have none to vary\n");
+        continue;
+      }
+      std::size_t here = 0;
+      status |= run_suite(a, s, d, here);
+      timed += here;
     }
-    status |= run_suite(a, s, d);
+  }
+  if (timed == 0 && (!a.only_algos.empty() || !a.only_primitive.empty())) {  // only the yardsticks: say so, not exit 0
+    std::fprintf(stderr, "sluice: --algo/--primitive leave nothing of suite '%s' on %s to time: only the copy was timed\n",
+                 a.suite.c_str(), std::string(to_string(d)).c_str());
+    return 2;
   }
   return status;
 }

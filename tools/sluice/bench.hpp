@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "sluice/algorithms.hpp"
 #include "sluice/options.hpp"
 
 namespace sluice::tool {
@@ -19,11 +20,46 @@ struct bench_args {
 };
 
 // quick: verify, then every registered algorithm at one size; production: the defaults beside CUB or std/TBB;
-// sort; the papers' figures and tables (issue 8): ratio, size, blocksize (GPU only), tables; all: those six
-// but quick; compaction (issue 3) and scan-reduce (issue 4): the papers' GPU variants and parameters. On the CPU
-// the copy is memcpy-mt, reduce is measured against a read of the same bytes, and production adds at 2^26 (or
-// --n) the std and oneTBB peers of issue 7. docs/bench.md describes each suite, the CSV and the figures.
+// sort; the papers' figures and tables: ratio, size, blocksize (GPU only), tables; all: those six but quick;
+// compaction and scan-reduce: the papers' GPU variants and parameters. On the CPU the copy is memcpy-mt, reduce
+// is measured against a read of the same bytes, and production adds at 2^26 (or --n) the std and oneTBB peers.
+// docs/bench.md describes each suite, the CSV and the figures.
 inline const char* const bench_suites[] = {"quick", "production", "sort", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl"};
+
+// The primitives of the rows (--primitive), each with the registry primitive whose variants it times.
+struct bench_primitive {
+  const char* name;
+  primitive prim;
+};
+inline constexpr bench_primitive bench_primitives[] = {
+    {"reduce", primitive::reduce},       {"inclusive_scan", primitive::scan},       {"exclusive_scan", primitive::scan},
+    {"compact", primitive::compact},     {"compact_if", primitive::compact},        {"compact_unordered", primitive::compact_unordered},
+    {"partition", primitive::partition}, {"partition_if", primitive::partition},    {"partition_unordered_if", primitive::partition_unordered},
+    {"radix_sort", primitive::radix_sort}, {"radix_sort_pairs", primitive::radix_sort}};
+
+// The peers' rows, which --algo selects by these labels too: CUB's own partition on the GPU; the standard
+// library and oneTBB on the CPU.
+inline const char* const cuda_peer_labels[] = {"cub-unstable"};
+inline const char* const cpu_peer_labels[] = {"std::reduce", "std::reduce(par)", "std::inclusive_scan", "std::inclusive_scan(par)",
+                                              "tbb::parallel_scan", "std::copy_if", "std::copy_if(par)", "std::partition_copy",
+                                              "std::sort", "std::sort(par)"};
+
+// When the machine looks busy (said in the progress, the summary and the CSV's machine_busy column): the three
+// medians of a size's copy yardstick differ by more than busy_spread of the fastest (and by more than
+// busy_floor_ms, the timers' jitter at small sizes), or a fixed copy timed at the start and at the end of a
+// suite moved by more than busy_spread.
+inline constexpr double busy_spread = 0.20;
+inline constexpr double busy_floor_ms = 0.005;
+// The first rule: the fastest and the slowest of a yardstick's medians.
+inline bool spread_looks_busy(double fastest_ms, double slowest_ms) {
+  const double spread = slowest_ms - fastest_ms;
+  return spread > busy_spread * fastest_ms && spread > busy_floor_ms;
+}
+// The second: the fixed copy at a suite's start and end (0: not timed).
+inline bool drift_looks_busy(double start_ms, double end_ms) {
+  const double lo = start_ms < end_ms ? start_ms : end_ms, hi = start_ms < end_ms ? end_ms : start_ms;
+  return lo > 0 && hi - lo > busy_spread * lo;
+}
 
 // Runs a suite, prints a table, writes <out_dir>/<suite>-<device>.csv, the suite's figures (<suite>-<device>-<figure>.gp
 // and, with gnuplot, .png) and tables (.md); returns the exit status.

@@ -28,6 +28,7 @@ struct row {
   int block_size;  // 0 when the algorithm has none to tune here
   double ms, gbps, frac;  // frac: of the copy; CPU reduce rows: of the read. gbps < 0: a step's time, no rate
   int reps;
+  bool busy = false;  // timed while the machine looked busy (bench.hpp, busy_spread): its fraction may mislead
 };
 
 // Host data on the CPU, device buffers on the GPU.
@@ -66,6 +67,7 @@ class runner {
   row* record(const std::string& prim, const std::string& algo, const std::string& type, double ratio, double bytes,
               double median_ms, int repetitions);
   void set_copy_rate(double gbps) { copy_gbps_ = gbps; }
+  void set_busy(bool busy) { busy_ = busy; }  // the rows recorded from now on: this size's yardstick looked busy
   void set_read_rate(double gbps) { read_gbps_ = gbps; }  // CPU only: reduce rows become fractions of it
   void set_reps(int reps) { reps_ = reps; }
   int reps() const { return reps_; }
@@ -79,6 +81,7 @@ class runner {
   int reps_;
   double copy_gbps_ = 0;
   double read_gbps_ = 0;
+  bool busy_ = false;
   std::vector<row> rows_;
 };
 
@@ -175,13 +178,13 @@ inline std::string fmt(double x, int digits = 3) {
   return b;
 }
 
-// The suites of paper_suites.cpp (issue 8): their rows go to `all`, their figures to `figs`, and `tables` is
-// the suite's Markdown tables (empty when it has none).
+// The suites of paper_suites.cpp: their rows go to `all`, their figures to `figs`, and `tables` is the
+// suite's Markdown tables (empty when it has none).
 void ratio_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
 void size_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
 void blocksize_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
 void tables_suite(std::vector<row>& all, std::string& tables, device d);
-// gl_suite.cpp (issue 10): the gl variants beside their CUDA namesakes and CUB, Roger Table I and Moreira Fig. 11.
+// gl_suite.cpp: the gl variants beside their CUDA namesakes and CUB, Roger Table I and Moreira Fig. 11.
 void gl_suite(std::vector<row>& all, std::string& tables, std::vector<figure>& figs);
 
 }  // namespace sluice::tool

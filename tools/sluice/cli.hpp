@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "sluice/algorithms.hpp"
 #include "sluice/options.hpp"
 
 namespace sluice::tool {
@@ -14,9 +15,16 @@ struct arg_error {
   std::string message;
 };
 
+// A registry entry `sluice verify` runs, with the spec it runs under (its name, or the --algo value with parameters).
+struct verify_target {
+  const algorithm_info* algo;
+  std::string spec;
+};
+
 struct verify_args {
   device dev = device::cpu;
   std::vector<std::string> algos;  // --algo, repeatable; none: all
+  std::vector<verify_target> targets;  // what the --algo values select on dev, in the order asked, parameters checked
   bool quick = false;
   std::uint64_t max_size = ~std::uint64_t{0};
   std::uint64_t sample = 1;
@@ -34,7 +42,11 @@ struct command_line {
 extern const char* const usage_main;
 
 // The parsed command line (arguments after the program name). `cuda_present` picks bench's default device;
-// `cores` verify's default --jobs.
+// `cores` verify's default --jobs. Algorithm names, their parameters and bench's --primitive are checked
+// here, against the registry, before any work.
+// Every distinct registry name on d, in registry order, comma-separated.
+std::string names_on(device d);
+
 command_line parse_command_line(const std::vector<std::string>& argv, bool cuda_present, std::uint64_t cores);
 
 }  // namespace sluice::tool

@@ -1,4 +1,4 @@
-// `sluice bench --suite gl` (issue 10): the papers' OpenGL systems on the gl device beside their CUDA
+// `sluice bench --suite gl`: the papers' OpenGL systems on the gl device beside their CUDA
 // namesakes and CUB on the same chip, at Roger's sizes and setting (256K .. 16M u32, 60% valid), and the
 // gl variants against the valid ratio (Moreira Fig. 11). GL rows are GL_TIME_ELAPSED medians of the passes
 // alone (streams resident in textures), as fractions of a copy of the same bytes in the

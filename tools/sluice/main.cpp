@@ -21,40 +21,23 @@ using namespace sluice;
 
 using tool::arg_error;
 
+// One line per entry and device (cli.cpp, usage_list): fixed fields first, the free-text parameters last.
 int cmd_list() {
-  for (const auto& al : algorithms()) {
-    std::string devs = al.on_cpu ? "cpu" : "";
-    if (al.on_cuda) devs += devs.empty() ? "cuda" : ",cuda";
-    if (al.on_gl) devs += devs.empty() ? "gl" : ",gl";
-    std::printf("%s %s %s %s%s%s\n", std::string(to_string(al.prim)).c_str(), std::string(al.name).c_str(), devs.c_str(),
-                al.stable ? "stable" : "unordered", al.params.empty() ? "" : " params: ", std::string(al.params).c_str());
-  }
+  for (const auto& al : algorithms())
+    for (const device d : {device::cpu, device::cuda, device::gl}) {
+      if (!runs_on(al, d)) continue;
+      std::printf("%s %s %s %s %s%s%s\n", std::string(to_string(al.prim)).c_str(), std::string(al.name).c_str(),
+                  std::string(to_string(d)).c_str(), al.stable ? "stable" : "unordered", is_best(al, d) ? "default" : "-",
+                  al.params.empty() ? "" : " params: ", std::string(al.params).c_str());
+    }
   return 0;
 }
 
 int cmd_verify(const tool::verify_args& v) {
   const device d = v.dev;
-  const auto& algos = v.algos;
   const bool quick = v.quick;
   const std::uint64_t max_size = v.max_size, sample = v.sample, jobs = v.jobs;
-  // Each chosen variant with the spec it runs under (its name, or the --algo value with parameters).
-  std::vector<std::pair<const algorithm_info*, std::string>> chosen;
-  std::string valid;
-  for (const auto& al : algorithms())
-    if (runs_on(al, d) && valid.find(std::string(al.name)) == std::string::npos) valid += ", " + std::string(al.name);
-  for (const auto& algo : algos) {
-    bool matched = false;
-    const algorithm_info* named = nullptr;  // with parameters, only the entries of that name that take them
-    for (const auto& al : algorithms()) {
-      if (!runs_on(al, d) || (algo != "all" && detail::base_name(algo) != al.name)) continue;
-      named = &al;
-      if (!takes_params(al, algo, "verify")) continue;
-      chosen.emplace_back(&al, algo == "all" ? std::string(al.name) : algo);
-      matched = true;
-    }
-    if (!matched && named) (void)find_algorithm(named->prim, d, algo, "verify");  // names the parameter error
-    if (!matched) throw arg_error{"unknown algorithm '" + algo + "' on " + std::string(to_string(d)) + " (valid: all" + valid + ")"};
-  }
+  const auto& chosen = v.targets;  // checked while parsing: names and parameters valid on d
   if (!device_available(d)) {
     const std::string why = d == device::gl ? gl_backend::unavailable_reason()
                             : config::has_cuda ? "no CUDA GPU present" : "sluice was built without CUDA";
@@ -62,8 +45,6 @@ int cmd_verify(const tool::verify_args& v) {
     return 2;
   }
   verify::tally total;
-  for (const auto& [al, spec] : chosen)  // a parameter on a variant without any: one clear error, not one per case
-    if (spec != al->name) (void)find_algorithm(al->prim, d, spec, "verify");
   constexpr std::uint64_t shown_failures = 50;
   std::atomic<std::uint64_t> failures{0};
   verify::settings s{d, quick, [&](const std::string& m) {
@@ -78,20 +59,20 @@ int cmd_verify(const tool::verify_args& v) {
   std::atomic<std::size_t> next{0};
   std::size_t printed = 0;
   std::mutex m;
-  auto spec_of = [&](std::size_t i) { return chosen[i].second; };
+  auto spec_of = [&](std::size_t i) { return chosen[i].spec; };
   auto worker = [&] {
     for (std::size_t i; (i = next++) < chosen.size();) {
       verify::tally t;
       std::exception_ptr err;
       try {
-        t = verify::run(*chosen[i].first, s, spec_of(i));
+        t = verify::run(*chosen[i].algo, s, spec_of(i));
       } catch (...) {  // verify::run reports each case's own errors; anything else ends the command, on the main thread
         err = std::current_exception();
       }
       std::lock_guard lock(m);
       results[i] = t, errors[i] = err;
       for (; printed < chosen.size() && results[printed]; ++printed) {
-        const auto* al = chosen[printed].first;
+        const auto* al = chosen[printed].algo;
         const auto& r = *results[printed];
         std::printf("%-18s %-18s %-5s %llu passed, %llu failed\n", std::string(to_string(al->prim)).c_str(),
                     spec_of(printed).c_str(), std::string(to_string(d)).c_str(), static_cast<unsigned long long>(r.passed),

@@ -1,4 +1,4 @@
-// The suites of `sluice bench` that reproduce the papers' figures and tables (issue 8): ratio, size,
+// The suites of `sluice bench` that reproduce the papers' figures and tables: ratio, size,
 // blocksize and tables. Each figure is titled after the paper figure it redraws; docs/bench.md lists them and
 // docs/results/h100/figures.md sets each beside the paper's claim.
 #include <algorithm>
@@ -363,7 +363,7 @@ std::string roger_table1(std::vector<row>& all) {
   }
   t << "\nAbove 1: roger is faster. The paper's Horn and Blelloch columns are Horn's method with two scans; sluice has one `horn`."
        " The paper's CUDA column timed the scan alone (\"sum only\"); here the CUDA column is the whole compaction, scan and scatter."
-       " Geometry shaders belong to the OpenGL systems (issue 10).\n\n";
+       " Geometry shaders belong to the OpenGL systems (`sluice bench --suite gl`).\n\n";
   return t.str();
 }
 

@@ -3,6 +3,7 @@
 #include "plot.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -68,18 +69,43 @@ std::string script(const figure& f, const std::string& stem, const std::string& 
   g << "set xlabel " << quoted(f.xlabel) << " noenhanced\nset ylabel " << quoted(f.ylabel) << " noenhanced\n";
   g << "set grid\nset key below\nset datafile missing \"?\"\n";
   if (f.logx) g << "set logscale x 2\nset format x \"2^{%L}\"\n";
-  if (f.logy) g << "set logscale y 10\n";
+  // auto_log: the value axis logarithmic where the positive values span more than log_span (bars 1000x apart
+  // on one linear axis leave the small ones invisible).
+  double lo = 0, hi = 0;
+  for (const auto& p : f.points)
+    if (p.y > 0) lo = lo > 0 ? std::min(lo, p.y) : p.y, hi = std::max(hi, p.y);
+  const bool log_values = f.logy || (f.auto_log && lo > 0 && hi / lo > figure::log_span);
+  if (log_values && !f.bars) g << "set logscale y 10\n";
   if (f.bars) {
-    g << "set style fill solid 0.8 border -1\nset ytics scale 0 noenhanced\nset xrange [0:*]\nunset key\n";
-    g << "set yrange [" << series.size() << ":-1]\nunset grid\nset grid xtics\n";  // the first bar on top
+    // Bars start at the axis' left end: 0 on a linear axis, a power of ten below the smallest on a log one.
+    const double base = log_values ? std::pow(10.0, std::floor(std::log10(lo))) : 0.0;
+    g << "set style fill solid 0.8 border -1\nset ytics scale 0 noenhanced\nunset grid\nset grid xtics\n";
+    if (log_values) g << "set logscale x 10\nset xrange [" << base << ":*]\n";
+    else g << "set xrange [0:*]\n";
+    g << "set yrange [" << series.size() << ":-1]\n";  // the first bar on top
+    if (f.groups.empty()) g << "unset key\n";
+    else g << "set key outside below horizontal noenhanced\n";
+    if (f.reference > 0) g << "set arrow from " << f.reference << ", graph 0 to " << f.reference << ", graph 1 nohead dt 2 lw 2 lc rgb \"#444444\"\n";
+    auto colour_of = [&](const std::string& series_name) {
+      std::string group;
+      for (const auto& p : f.points)
+        if (p.series == series_name) group = p.group;
+      for (const auto& gs : f.groups)
+        if (gs.name == group) return gs.rgb;
+      return std::string("#3b75af");
+    };
     g << "$bars << EOD\n";
     for (const auto& s : series) {
       const auto& ys = data[s].begin()->second;
       double m = 0;
       for (double y : ys) m += y;
-      g << quoted(s) << " " << m / static_cast<double>(ys.size()) << "\n";
+      const std::string rgb = colour_of(s);
+      g << quoted(s) << " " << m / static_cast<double>(ys.size()) << " " << std::stoul(rgb.substr(1), nullptr, 16) << "\n";
     }
-    g << "EOD\nplot $bars using (0):0:(0):2:($0-0.35):($0+0.35):ytic(1) with boxxyerror lc rgb \"#3b75af\" notitle\n";
+    g << "EOD\nplot $bars using (" << base << "):0:(" << base << "):2:($0-0.35):($0+0.35):3:ytic(1) with boxxyerror lc rgb variable notitle";
+    for (const auto& gs : f.groups) g << ", \\\n  NaN with boxes lc rgb " << quoted(gs.rgb) << " title " << quoted(gs.name);
+    if (f.reference > 0) g << ", \\\n  NaN with lines dt 2 lw 2 lc rgb \"#444444\" title " << quoted(f.reference_label);
+    g << "\n";
     return g.str();
   }
   for (std::size_t k = 0; k < series.size(); ++k) {

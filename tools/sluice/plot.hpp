@@ -14,12 +14,22 @@ struct figure {
   std::string xlabel, ylabel;
   bool logx = false, logy = false;
   bool bars = false;  // one bar per series (x unused) instead of lines over x
+  bool auto_log = false;  // the value axis logarithmic where the values span more than log_span
+  static constexpr double log_span = 20;
+  // bars: each series' group names its colour and legend entry ("sluice", "peer"); groups in order of first appearance
+  struct group_style {
+    std::string name, rgb;  // "#3b75af"
+  };
+  std::vector<group_style> groups;
+  double reference = 0;         // bars: a dashed line at this value (the yardstick), none at 0
+  std::string reference_label;
   struct point {
     std::string series;
     double x, y;
+    std::string group = {};
   };
   std::vector<point> points;  // several points of one series at one x are drawn as their mean with min-max bars
-  void add(const std::string& series, double x, double y) { points.push_back({series, x, y}); }
+  void add(const std::string& series, double x, double y, const std::string& group = {}) { points.push_back({series, x, y, group}); }
 };
 
 // Whether `gnuplot` runs here (looked up once).
