@@ -15,7 +15,7 @@
 
 namespace sluice::cuda_backend {
 
-// Runtime services (src/cuda/runtime.cpp).
+// Runtime services (src/runtime.cpp).
 void require_device(const char* fn);  // errc::no_device unless a CUDA device can run work
 void check_device_pointer(const char* fn, const char* arg, const void* p);  // host memory is an invalid_argument
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn);  // stream-ordered, from sluice's pool
@@ -110,10 +110,10 @@ class host_slot {
 // can be had: the caller then takes its copying path.
 // Watched (watch::always, or watch::where_permitted where the call's host code called permit_watch on the slot):
 // the result is read as soon as it lands in the slot, before the stream has signalled that it is done
-// (bench/sync_poll.cu, docs/performance.md "Stop 52": 1.8-2.2 us sooner on an H200), for a call whose kernels store
+// (measured 1.8-2.2 us sooner on an H200, 2026-11; docs/performance.md), for a call whose kernels store
 // it last: one store of at most 8 bytes, after every other store of the call and every load of its input, by its
 // last kernel (vectorized reduce's single kernel or its last block; the compactions' single pass and resident grid
-// by their last block to finish, "Stop 53"). When the slot changes, all the call's work that anyone can see is
+// by their last block to finish). When the slot changes, all the call's work that anyone can see is
 // done and everything before it in the stream finished before it began; the kernel may still be ending, in stream
 // order before any later work. Past watch_limit_us the stream is waited for.
 enum class watch { none, always, where_permitted };

@@ -1,5 +1,5 @@
-// The round schedule that the pipelined scan (scan/decoupled_lookback.cuh) and the pipelined compact
-// (compact/decoupled_lookback.cuh) share (Hopper and later). A persistent grid: block b of G takes tiles b,
+// The round schedule that the pipelined scan (scan/pipelined.cuh) and the pipelined compact
+// (compact/pipelined.cuh) share (Hopper and later). A persistent grid: block b of G takes tiles b,
 // b + G, b + 2G, ..., one per round. Tiles arrive by bulk copies (cp.async.bulk) into `Stages` buffers of
 // shared memory, each completing on its buffer's mbarrier; buffer round % Stages holds the tile of that
 // round. A round works on the newest tile and on the one `Lag` rounds before it, which it stores from its
@@ -42,10 +42,10 @@ __device__ __forceinline__ void age(A (&banks)[Banks]) {
 // ... or they stay where they are: round r's newest tile in bank r % (Lag + 1), so the tile it stores, taken Lag
 // rounds before, sits in bank (r + 1) % (Lag + 1). step(r, bank) runs round r with its bank as a constant
 // (std::integral_constant), Lag + 1 rounds per trip of the loop, so that no register moves from round to round
-// (the scan's pipeline since stop 47, `age` moved about 60 registers a thread a round; the compact's for 4-byte
-// elements by predicate since stop 48). The loop's code is Lag + 1 times as long: a kernel whose round is long
-// already can outgrow the instruction cache (stop 47: the compact's with a comparison chosen by a switch in every
-// element's test). rotate_rounds<1> is the plain loop, for age.
+// (the scan's pipeline, where `age` moved about 60 registers a thread a round; the compact's for 4-byte elements
+// by predicate). The loop's code is Lag + 1 times as long: a kernel whose round is long already can outgrow the
+// instruction cache (the compact's with a comparison chosen by a switch in every element's test did).
+// rotate_rounds<1> is the plain loop, for age.
 template <unsigned Banks, class Step>
 __device__ __forceinline__ void rotate_rounds(unsigned rounds, Step&& step) {
   for (unsigned r = 0; r < rounds; r += Banks)

@@ -5,7 +5,7 @@
 // combines those before its own, in rank order, by a tree that the grid's size alone fixes (float results
 // repeat). No tile states, no ticket counter, no chain of published prefixes through global memory
 // (lookback.cuh): at 2^16 four-byte elements the look-back's 8 tiles wait on each other's words in L2, and
-// the stable partition's tiles on the last tile's (docs/performance.md, stop 53).
+// the stable partition's tiles on the last tile's (docs/performance.md).
 // Kernel side: every thread of the block calls exchange() once (after its aggregate is in shared memory)
 // and finish() before it leaves; the host side launches the grid as one cluster where the device holds one
 // (launch()).
@@ -85,7 +85,7 @@ struct cluster_config {
 // How the current device runs `kernel` as one cluster of `blocks` blocks of `threads` threads: spread_bytes, the
 // dynamic shared memory (unused) each block asks for so that an SM holds no more than one of them (the cluster's
 // blocks then land on as many SMs as a plain grid's would, each with an SM's bandwidth to itself: packed several
-// to an SM, stop 54's run 2 measured the partitions' calls 1.09x the time), and whether the device holds such a
+// to an SM, the partitions' calls took longer), and whether the device holds such a
 // cluster at all (Hopper or later, the kernel built for sm_90 or later; 16 blocks needs the non-portable size).
 // Asked once per device, kernel and shape, then cached.
 struct shape {
@@ -99,7 +99,6 @@ shape shape_of(Kernel* kernel, unsigned blocks, unsigned threads, const char* fn
     int major = 0;
     check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), fn, "cudaDeviceGetAttribute");
     if (major < 9 || !built_for(kernel, 90, fn)) return sh;
-#ifndef SLUICE_CLUSTER_STUDY_PACKED  // tuning studies only: the blocks where the device puts them, several to an SM
     int per_sm = 0, per_block = 0;
     check_cuda(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), fn, "cudaDeviceGetAttribute");
     check_cuda(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), fn, "cudaDeviceGetAttribute");
@@ -109,7 +108,6 @@ shape shape_of(Kernel* kernel, unsigned blocks, unsigned threads, const char* fn
                       room = static_cast<std::size_t>(per_block) > used ? static_cast<std::size_t>(per_block) - used : 0;
     sh.spread_bytes = half > used ? half - used : 0;
     if (sh.spread_bytes > room) sh.spread_bytes = room;
-#endif
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sh.spread_bytes)), fn,
                "cudaFuncSetAttribute");
     if (blocks > 8)

@@ -27,8 +27,7 @@ __device__ void reverse_range(T* out, u64 first, u64 n) {
   }
 }
 
-// Pairs a thread loads before it stores (reverse_range): 4 measured 1.2-1.6x faster than 1 (CUB's own layout) on
-// the H100, 1.6-2.2 TB/s of the tail's bytes against 1.1-1.5 for u32 (bench/partition_tuning.cu, stop 30).
+// Pairs a thread loads before it stores (reverse_range): 4 measured 1.2-1.6x faster than 1 (CUB's own layout).
 inline constexpr unsigned reverse_tail_batch = 4;
 
 // Reverses out[*kept, n) in place. Launch with reverse_tail_grid(n) blocks of 256 threads: a chunk of

@@ -24,7 +24,7 @@
 
 namespace sluice::cuda_backend::onesweep {
 
-// The tuning, per key width and whether values travel (measured in docs/radix_sort.md: bench/onesweep_tuning.cu).
+// The tuning, per key width and whether values travel (measured in docs/radix_sort.md).
 template <unsigned KeyBytes, bool Pairs>
 struct policy {
   static constexpr unsigned digit_bits = 8, digits = 1u << digit_bits;
