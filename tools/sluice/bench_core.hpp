@@ -1,9 +1,11 @@
-// What the suites of `sluice bench` share (bench.cpp, paper_suites.cpp): the CSV row, buffers on either
-// device, the runner that times a measurement beside the same run's copy, and the filters of the command line.
+// What the suites of `sluice bench` share (bench_core.cpp): the CSV row, buffers on either device, the runner
+// that times a measurement beside the same run's copy, and the filters of the command line; then the suites
+// and the outputs that bench.cpp calls.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <span>
@@ -20,7 +22,7 @@
 
 namespace sluice::tool {
 
-// One CSV row (docs/bench.md has the schema).
+// One CSV row (docs/guide/benchmarking.md has the schema).
 struct row {
   std::string prim, algo, dev, type;
   std::uint64_t n;
@@ -47,6 +49,14 @@ extern const bench_args* args;  // the filters of this run
 
 // Whether --algo / --primitive leave this measurement in (the copy and read yardsticks always stay).
 bool wanted(const std::string& prim, const std::string& algo);
+
+// --async (production): the rows of the _async forms are labelled "<algorithm> async".
+bool async_forms();
+bool is_async_label(const std::string& algo);
+// What follows a row's algorithm for primitive p: " async" with --async, for the primitives whose plain form
+// returns its count or sum to the host (all but the scans, which never wait).
+std::string form_of(primitive p);
+std::string without_form(const std::string& algo);
 
 // Seconds since the run began, for the progress lines.
 double elapsed_s();
@@ -178,6 +188,15 @@ inline std::string fmt(double x, int digits = 3) {
   return b;
 }
 
+// The suites of variant_suites.cpp. quick, at one size (after run_bench's verification): every registered
+// algorithm of d, and the --algo values with parameters, beside the copy; on the CPU the standard library too.
+void quick_suite_at(runner& r, device d, std::uint64_t n);
+void compaction_suite(std::vector<row>& all, device d);
+void scan_reduce_suite(std::vector<row>& all, device d);
+// production_suites.cpp: each default beside its peer and the copy at every power of two; radix sort.
+void production_suite(std::vector<row>& all, device d);
+void sort_suite(std::vector<row>& all, device d);
+
 // The suites of paper_suites.cpp: their rows go to `all`, their figures to `figs`, and `tables` is the
 // suite's Markdown tables (empty when it has none).
 void ratio_suite(std::vector<row>& all, std::vector<figure>& figs, device d);
@@ -186,5 +205,14 @@ void blocksize_suite(std::vector<row>& all, std::vector<figure>& figs, device d)
 void tables_suite(std::vector<row>& all, std::string& tables, device d);
 // gl_suite.cpp: the gl variants beside their CUDA namesakes and CUB, Roger Table I and Moreira Fig. 11.
 void gl_suite(std::vector<row>& all, std::string& tables, std::vector<figure>& figs);
+
+// bench_output.cpp: the tables printed after a suite, the CSV and the figures.
+bool is_yardstick(const row& r);  // the copy and read rows
+void print_sort_rates(const std::vector<row>& rows);
+void print_against_peer(const std::vector<row>& rows);
+void print_cpu_summary(const std::vector<row>& rows);
+bool write_csv(const std::vector<row>& rows, const std::filesystem::path& file);
+figure quick_figure(const std::vector<row>& rows, device d);
+std::vector<figure> size_figures(const std::vector<row>& rows, const std::string& suite, device d);
 
 }  // namespace sluice::tool

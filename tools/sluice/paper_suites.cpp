@@ -1,6 +1,6 @@
 // The suites of `sluice bench` that reproduce the papers' figures and tables: ratio, size,
-// blocksize and tables. Each figure is titled after the paper figure it redraws; docs/bench.md lists them and
-// docs/results/h100/figures.md sets each beside the paper's claim.
+// blocksize and tables. Each figure is titled after the paper figure it redraws;
+// docs/guide/benchmarking.md lists them and docs/results/h100/figures.md sets each beside the paper's claim.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
