@@ -235,7 +235,7 @@ TEST(generators, nth_smallest_is_nth_element) {
 
 // The CPU backend at every SIMD level and at 1, 2 and more threads than this machine has cores: every CPU
 // entry that takes the plan's parameters, on the quick generator matrix (the registry test above runs the
-// default plan on the full one; test_api's cpu_levels_at_streaming_sizes the non-temporal paths).
+// default plan on the full one; cpu_test.cpp's cpu_levels_at_streaming_sizes the non-temporal paths).
 struct cpu_plan_param {
   const char* simd;
   int threads;
