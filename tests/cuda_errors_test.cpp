@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "test_support.hpp"
@@ -87,6 +89,30 @@ TEST_F(gpu, odd_element_layouts_move_on_the_gpu) {
   EXPECT_EQ(out.download()[1].b, 6.0f);
   device_buffer<rgb> c(3), co(3);
   expect_error(errc::unsupported, {"4 bytes aligned to 1"}, [&] { (void)sluice::compact(c, f, co, {device::cuda}); });
+}
+
+// Flags and out may not share a byte on the GPU either: every flagged form, synchronous or not, refuses them before
+// any kernel runs, and nothing is written; flags right after out are fine.
+TEST_F(gpu, flags_overlapping_out_are_refused) {
+  std::vector<std::uint8_t> h(48);
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<std::uint8_t>(i % 3 == 0);
+  device_buffer<std::uint8_t> buf(h), in(std::vector<std::uint8_t>(16, 9));
+  device_buffer<std::uint64_t> count(1);
+  const std::span<const std::uint8_t> flags(buf.data() + 16, 16);  // 5 of them set
+  const std::span<std::uint8_t> out(buf.data() + 8, 16);
+  const options o{device::cuda};
+  const std::vector<std::string> said = {"'out'", "overlaps 'flags'"};
+  expect_error(errc::invalid_argument, said, [&] { (void)sluice::compact(in, flags, out, o); });
+  expect_error(errc::invalid_argument, said, [&] { sluice::compact_async(in, flags, out, count.data(), o); });
+  expect_error(errc::invalid_argument, said, [&] { (void)sluice::compact_unordered(in, flags, out, o); });
+  expect_error(errc::invalid_argument, said, [&] { sluice::compact_unordered_async(in, flags, out, count.data(), o); });
+  expect_error(errc::invalid_argument, said, [&] { (void)sluice::partition_flagged(in, flags, out, o); });
+  expect_error(errc::invalid_argument, said, [&] { sluice::partition_flagged_async(in, flags, out, count.data(), o); });
+  expect_error(errc::invalid_argument, said, [&] { (void)sluice::partition_unordered_flagged(in, flags, out, o); });
+  expect_error(errc::invalid_argument, said, [&] { sluice::partition_unordered_flagged_async(in, flags, out, count.data(), o); });
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_TRUE(buf.download() == h) << "written before the error";
+  EXPECT_EQ(sluice::compact(in, flags, std::span<std::uint8_t>(buf.data() + 32, 16), o), 5u);
 }
 
 }  // namespace

@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <numeric>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -106,6 +110,67 @@ TEST(api, parameters_only_where_a_variant_has_them) {
   expect_error(errc::invalid_argument, {"'best:s=64'", "takes no parameters"},
                [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "best:s=64"}); });
   expect_error(errc::invalid_argument, {"unknown algorithm 'nope'"}, [&] { (void)sluice::reduce(v, 0u, sum{}, {device::cpu, "nope:s=1"}); });
+}
+
+// Flags and out may not share a byte (writing out would change flags still to be read): every form that takes
+// flags refuses a partial overlap on either side and the same start, before it writes anything; flags right
+// before or after out are fine.
+TEST(api, flags_must_not_overlap_out) {
+  using bytes = std::span<std::uint8_t>;
+  std::vector<std::uint8_t> in(16);
+  std::iota(in.begin(), in.end(), std::uint8_t{100});
+  std::uint64_t count = 0;
+  const std::vector<std::pair<std::string, std::function<std::uint64_t(bytes, bytes)>>> forms = {
+      {"compact", [&](bytes f, bytes o) { return sluice::compact(in, f, o); }},
+      {"compact_async", [&](bytes f, bytes o) { return sluice::compact_async(in, f, o, &count), count; }},
+      {"compact_unordered", [&](bytes f, bytes o) { return sluice::compact_unordered(in, f, o); }},
+      {"compact_unordered_async", [&](bytes f, bytes o) { return sluice::compact_unordered_async(in, f, o, &count), count; }},
+      {"partition_flagged", [&](bytes f, bytes o) { return sluice::partition_flagged(in, f, o); }},
+      {"partition_flagged_async", [&](bytes f, bytes o) { return sluice::partition_flagged_async(in, f, o, &count), count; }},
+      {"partition_unordered_flagged", [&](bytes f, bytes o) { return sluice::partition_unordered_flagged(in, f, o); }},
+      {"partition_unordered_flagged_async",
+       [&](bytes f, bytes o) { return sluice::partition_unordered_flagged_async(in, f, o, &count), count; }},
+  };
+  for (const auto& [name, call] : forms) {
+    std::vector<std::uint8_t> buf(48);
+    for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<std::uint8_t>(i % 3 == 0 ? 1 : 0);
+    const std::vector<std::uint8_t> before = buf;
+    const bytes b(buf), flags = b.subspan(16, 16);  // flags at bytes 16..31: 5 of them set
+    for (const std::size_t at : {16, 8, 24, 31, 1}) {  // out at bytes at..at+15 (at 31: 1 byte shared, at 1: 1 byte)
+      SCOPED_TRACE(name + ", out at byte " + std::to_string(at));
+      expect_error(errc::invalid_argument, {"sluice::" + name + ":", "'out'", "overlaps 'flags'"},
+                   [&, call = call] { (void)call(flags, b.subspan(at, 16)); });
+      EXPECT_EQ(buf, before) << "written before the error";
+    }
+    for (const std::size_t at : {0, 32}) EXPECT_EQ(call(flags, b.subspan(at, 16)), 5u) << name << ", out at byte " << at;
+  }
+  // Elements of another size: out's words over the flag bytes.
+  std::vector<std::uint32_t> words(16, 7), in_words(16, 3);
+  const std::span<const std::uint8_t> flag_bytes(reinterpret_cast<const std::uint8_t*>(words.data()) + 10, 16);
+  expect_error(errc::invalid_argument, {"sluice::compact:", "'out'", "overlaps 'flags'"},
+               [&] { (void)sluice::compact(in_words, flag_bytes, words); });
+  expect_error(errc::invalid_argument, {"sluice::partition_flagged:", "'out'", "overlaps 'flags'"},
+               [&] { (void)sluice::partition_flagged(in_words, flag_bytes, words); });
+  EXPECT_EQ(words, std::vector<std::uint32_t>(16, 7));
+}
+
+// Only an end of -1 means the key's width; any other negative end is refused, keys and values untouched.
+TEST(api, bit_range_end_below_minus_one_is_refused) {
+  for (const int end : {-2, -5, std::numeric_limits<int>::min()}) {
+    SCOPED_TRACE("end " + std::to_string(end));
+    std::vector<std::uint32_t> k = {3, 1, 2}, v = {0, 1, 2};
+    expect_error(errc::invalid_argument, {"sluice::radix_sort:", "'bits'", std::to_string(end), "only an end of -1"},
+                 [&] { sluice::radix_sort(k, order::ascending, {0, end}); });
+    expect_error(errc::invalid_argument, {"'bits'"}, [&] { sluice::radix_sort(k, v, order::descending, {0, end}); });
+    std::vector<double> d = {2.5, -1.0};
+    expect_error(errc::invalid_argument, {"'bits'"}, [&] { sluice::radix_sort(d, order::ascending, {4, end}); });
+    EXPECT_EQ(k, (std::vector<std::uint32_t>{3, 1, 2}));
+    EXPECT_EQ(v, (std::vector<std::uint32_t>{0, 1, 2}));
+    EXPECT_EQ(d, (std::vector<double>{2.5, -1.0}));
+  }
+  std::vector<std::uint64_t> k = {3, 1ull << 63, 2};
+  sluice::radix_sort(k, order::ascending, {0, -1});
+  EXPECT_EQ(k, (std::vector<std::uint64_t>{2, 3, 1ull << 63}));
 }
 
 }  // namespace

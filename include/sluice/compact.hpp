@@ -17,6 +17,7 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
                  std::uint64_t* count, const options& opt, Extra... extra) {
   const auto& algo = prepare(fn, prim, opt, std::pair{"in", in}, std::pair{"out", out}, extra...);
   check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/opt.device != device::cuda);
+  (check_disjoint(fn, extra.first, extra.second, "out", out), ...);  // the flags
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   if (opt.device == device::cpu) {
     *count = cpu::compact(algo, ::sluice::detail::spec_of(algo, opt), in, out, sel, fn);

@@ -16,6 +16,7 @@ void partition_run(const char* fn, primitive prim, std::span<const T> in, std::s
   [[maybe_unused]] const bool unordered = prim == primitive::partition_unordered;
   check_capacity(fn, "out", out.size(), in.size());
   check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/false);
+  (check_disjoint(fn, extra.first, extra.second, "out", out), ...);  // the flags
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   out = out.first(in.size());
   if (opt.device == device::cpu) {
