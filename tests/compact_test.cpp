@@ -51,4 +51,46 @@ TEST(api, cpu_moves_of_misaligned_ranges_u32) { cpu_moves_of_misaligned_ranges<s
 TEST(api, cpu_moves_of_misaligned_ranges_u64) { cpu_moves_of_misaligned_ranges<std::uint64_t>(); }
 TEST(api, cpu_moves_of_misaligned_ranges_vec4u) { cpu_moves_of_misaligned_ranges<vec4u>(); }
 
+// compact_unordered_if_async, the order-free compaction by predicate that leaves its count in *count: the kept set
+// of compact_if in any order, by the library's predicate and by a lambda; into a short output the full count,
+// only kept elements and nothing past its end; a null count refused.
+TEST(api, compact_unordered_if_async_on_cpu) {
+  const std::size_t n = 100003;
+  std::vector<std::uint32_t> in(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<std::uint32_t>(i * 2654435761u);  // distinct: the factor is odd
+  const auto pred = less_than(std::uint32_t{1} << 30);  // about a quarter kept
+  const auto odd = [](std::uint32_t x) { return x % 2 == 1; };
+  std::vector<std::uint32_t> want(n), want_odd(n);
+  want.resize(sluice::compact_if(in, want, pred, {device::cpu, "serial"}));
+  want_odd.resize(sluice::compact_if(in, want_odd, odd, {device::cpu, "serial"}));
+  std::sort(want.begin(), want.end()), std::sort(want_odd.begin(), want_odd.end());
+  const auto sorted_first = [](std::vector<std::uint32_t> v, std::uint64_t k) {
+    v.resize(std::min<std::uint64_t>(k, v.size()));
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  for (const char* spec : {"best", "serial", "billeter:threads=3"}) {
+    SCOPED_TRACE(spec);
+    std::vector<std::uint32_t> out(n);
+    std::uint64_t count = 0;
+    sluice::compact_unordered_if_async(in, out, pred, &count, {device::cpu, spec});
+    EXPECT_EQ(count, want.size());
+    EXPECT_TRUE(sorted_first(out, count) == want);
+    sluice::compact_unordered_if_async(in, out, odd, &count, {device::cpu, spec});
+    EXPECT_EQ(count, want_odd.size());
+    EXPECT_TRUE(sorted_first(out, count) == want_odd) << "by a lambda";
+    const std::size_t short_size = want.size() / 2 + 3;
+    std::vector<std::uint32_t> guarded(short_size + 64, ~0u);  // ~0u is never kept
+    sluice::compact_unordered_if_async(in, std::span<std::uint32_t>(guarded).first(short_size), pred, &count, {device::cpu, spec});
+    EXPECT_EQ(count, want.size()) << "short output";
+    const auto written = sorted_first(guarded, short_size);
+    EXPECT_TRUE(std::includes(want.begin(), want.end(), written.begin(), written.end())) << "short output: not kept elements";
+    EXPECT_TRUE(std::all_of(guarded.begin() + static_cast<std::ptrdiff_t>(short_size), guarded.end(), [](std::uint32_t x) { return x == ~0u; }))
+        << "written past the output's end";
+  }
+  std::vector<std::uint32_t> out(n);
+  expect_error(errc::invalid_argument, {"sluice::compact_unordered_if_async:", "'count'", "null"},
+               [&] { sluice::compact_unordered_if_async(in, out, pred, nullptr); });
+}
+
 }  // namespace

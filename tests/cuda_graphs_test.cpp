@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "test_support.hpp"
@@ -113,6 +114,55 @@ TEST_F(gpu, async_forms_capture_in_a_cuda_graph) {
   for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(sk[i] == hk[order_of[i]] && sv[i] == order_of[i]) << i;
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(g);
+  cudaStreamDestroy(s);
+}
+
+// compact_unordered_if_async on the GPU: every CUDA entry of compact_unordered against the kept set, the count in
+// device memory; best captured in a CUDA graph and replayed twice; into a short output the full count, only kept
+// elements and nothing past its end.
+TEST_F(gpu, compact_unordered_if_async_captures_in_a_cuda_graph) {
+  const std::size_t n = 300001;
+  std::vector<std::uint32_t> h(n), want;
+  for (std::size_t i = 0; i < n; ++i) h[i] = static_cast<std::uint32_t>(i * 2654435761u);  // distinct: the factor is odd
+  const auto pred = less_than(std::uint32_t{1} << 30);  // about a quarter kept
+  for (const std::uint32_t x : h)
+    if (pred(x)) want.push_back(x);
+  std::sort(want.begin(), want.end());
+  device_buffer<std::uint32_t> in(h), out(n);
+  device_buffer<std::uint64_t> count(1);
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+  const auto kept = [&](std::size_t k) {
+    std::vector<std::uint32_t> g = out.download();
+    g.resize(k);
+    std::sort(g.begin(), g.end());
+    return g;
+  };
+  for (const auto& a : algorithms()) {
+    if (a.prim != primitive::compact_unordered || !a.on_cuda) continue;
+    SCOPED_TRACE(a.name);
+    sluice::compact_unordered_if_async(in, out, pred, count.data(), {device::cuda, a.name, s});
+    ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    ASSERT_EQ(count.download()[0], want.size());
+    EXPECT_TRUE(kept(want.size()) == want);
+  }
+  const captured graph(s, [&] { sluice::compact_unordered_if_async(in, out, pred, count.data(), {device::cuda, "best", s}); });
+  for (int r = 0; r < 2; ++r) {
+    ASSERT_EQ(cudaMemsetAsync(out.data(), 0xff, n * sizeof(std::uint32_t), s), cudaSuccess);
+    ASSERT_TRUE(graph.launch());
+    ASSERT_EQ(count.download()[0], want.size()) << "replay " << r;
+    EXPECT_TRUE(kept(want.size()) == want) << "replay " << r;
+  }
+  const std::size_t short_size = want.size() / 2 + 3;
+  device_buffer<std::uint32_t> guarded(std::vector<std::uint32_t>(short_size + 64, ~0u));  // ~0u is never kept
+  sluice::compact_unordered_if_async(in, std::span<std::uint32_t>(guarded.data(), short_size), pred, count.data(), {device::cuda, "best", s});
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(count.download()[0], want.size()) << "short output";
+  std::vector<std::uint32_t> g = guarded.download(), written(g.begin(), g.begin() + static_cast<std::ptrdiff_t>(short_size));
+  std::sort(written.begin(), written.end());
+  EXPECT_TRUE(std::includes(want.begin(), want.end(), written.begin(), written.end())) << "short output: not kept elements";
+  EXPECT_TRUE(std::all_of(g.begin() + static_cast<std::ptrdiff_t>(short_size), g.end(), [](std::uint32_t x) { return x == ~0u; }))
+      << "written past the output's end";
   cudaStreamDestroy(s);
 }
 

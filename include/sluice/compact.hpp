@@ -108,5 +108,10 @@ std::uint64_t compact_unordered_if(const In& in, Out&& out, Pred pred, const opt
                         detail::as_span(out), detail::pred_select<Pred>{pred}, c, opt);
   });
 }
+template <detail::span_like In, class Out, class Pred>
+void compact_unordered_if_async(const In& in, Out&& out, Pred pred, std::uint64_t* count, const options& opt = {}) {
+  detail::compact_run("compact_unordered_if_async", primitive::compact_unordered, detail::as_const_span(in), detail::as_span(out),
+                      detail::pred_select<Pred>{pred}, count, opt);
+}
 
 }  // namespace sluice
