@@ -30,26 +30,41 @@ namespace {
 }
 
 #if SLUICE_HAS_CUDA
+// The GPUs CUDA reports, asked once, and why it reports none where it cannot count them.
+struct device_census {
+  int count = 0;
+  cudaError_t error = cudaSuccess;
+};
+const device_census& census() noexcept {
+  static const device_census c = [] {
+    device_census d;
+    d.error = cudaGetDeviceCount(&d.count);
+    if (d.error != cudaSuccess) {
+      (void)cudaGetLastError();
+      d.count = 0;
+    }
+    return d;
+  }();
+  return c;
+}
+int device_count() noexcept { return census().count; }
+
+// One message for "no GPU", whichever CUDA call meets it first: require_device's check, or a call that allocates
+// before it (a synchronous count's scratch word). Without a driver CUDA says cudaErrorInsufficientDriver, which
+// alone reads as if a GPU were there.
+std::string no_gpu_message(const char* fn, cudaError_t e) {
+  std::string m = std::string("sluice::") + fn + ": the cuda device was asked for, but no CUDA GPU is present";
+  if (e == cudaErrorInsufficientDriver) m += " (cudaErrorInsufficientDriver: no CUDA driver, or one older than this CUDA runtime)";
+  return m;
+}
+
 void check(cudaError_t e, const char* fn, const char* what) {
   if (e == cudaSuccess) return;
   (void)cudaGetLastError();  // clear a sticky-free error so the next call starts clean
-  const errc code = e == cudaErrorMemoryAllocation ? errc::out_of_memory
-                    : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? errc::no_device
-                                                                                    : errc::cuda_error;
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) throw error(errc::no_device, no_gpu_message(fn, e));
+  const errc code = e == cudaErrorMemoryAllocation ? errc::out_of_memory : errc::cuda_error;
   throw error(code, std::string("sluice::") + fn + ": " + what + " failed: " + cudaGetErrorName(e) + " (" +
                         cudaGetErrorString(e) + ")");
-}
-
-int device_count() noexcept {
-  static const int count = [] {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return 0;
-    }
-    return n;
-  }();
-  return count;
 }
 
 // One stream-ordered pool per device: scratch is reused across calls without host synchronisation and
@@ -257,8 +272,7 @@ namespace cuda_backend {
 
 #if SLUICE_HAS_CUDA
 void require_device(const char* fn) {
-  if (device_count() == 0)
-    throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but no CUDA GPU is present");
+  if (device_count() == 0) throw error(errc::no_device, no_gpu_message(fn, census().error));
 }
 
 // The driver's cuPointerGetAttributes, asked for one attribute: 0.07-0.08 us a call on the H100's host, where
