@@ -1,4 +1,4 @@
-// libFuzzer target (issue 9): the CPU API with fuzzer-chosen primitive, element type, size, valid ratio,
+// libFuzzer target: the CPU API with fuzzer-chosen primitive, element type, size, valid ratio,
 // flag pattern and output capacity, compared with the serial reference. A result that differs, an error
 // where none is due, or no error where one is due (an output too small for what is selected) aborts.
 // Build and run: scripts/fuzz.sh (clang -fsanitize=fuzzer,address,undefined).

@@ -72,7 +72,7 @@ void check(cudaError_t e, const char* fn, const char* what) {
 // device's memory in freed scratch (10 GB on an 80 GB H100: a sort's buffers for 2^30 keys and values) and
 // hands the rest back; sluice's own allocations that fail trim it and try again, and release_scratch() gives
 // it all back (docs/api.md, "Device memory"). Kept because taking a sort's buffers anew at every call costs
-// it 0.7 ms at 2^28 keys, 10-12% (docs/performance.md, "Correctness", stop 25).
+// it 0.7 ms at 2^28 keys, 10-12% (measured on an H100, 2026-11; docs/performance.md, "Correctness").
 constexpr std::uint64_t pool_keep_share = 8;
 std::mutex pools_mutex;
 std::vector<cudaMemPool_t> pools;  // by device; null where sluice has not allocated yet
@@ -276,7 +276,7 @@ void require_device(const char* fn) {
 }
 
 // The driver's cuPointerGetAttributes, asked for one attribute: 0.07-0.08 us a call on the H100's host, where
-// cudaPointerGetAttributes, which asks the driver for several, takes 0.12-0.14 (bench/host_path.cu, stop 45).
+// cudaPointerGetAttributes, which asks the driver for several, takes 0.12-0.14 (bench/host_path.cu, 2026-11).
 // Unlike cuPointerGetAttribute it answers memory CUDA does not know with success and a zero type, not an
 // error (which compute-sanitizer would report). Null where the driver has no such entry point.
 using pointer_attributes_fn = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
@@ -433,9 +433,9 @@ bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept {
 }
 
 // Up to 16 bytes (a count, a result): copied into a pinned host slot, then the stream synced, where a copy to the
-// caller's (pageable) memory took 2-3 us more a call (stop 41, runs 8-10; one thread's copy into the mapped slot
-// took 3.5 us more than this after a one-block kernel, 4-5 us less after a many-block one). Else, or where no
-// slot can be had, straight to dst. Where the copy or the sync fails the slot is not given back.
+// caller's (pageable) memory took 2-3 us more a call (measured on an H100, 2026-11; one thread's copy into the
+// mapped slot took 3.5 us more than this after a one-block kernel, 4-5 us less after a many-block one). Else, or
+// where no slot can be had, straight to dst. Where the copy or the sync fails the slot is not given back.
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
   if (bytes <= host_slot_bytes) {
     using slot_bytes = std::array<unsigned char, host_slot_bytes>;  // the slot read whole, its first `bytes` kept

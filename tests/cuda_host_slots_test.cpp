@@ -168,7 +168,7 @@ TEST_F(gpu, synchronous_counts_from_several_threads_read_their_own_counts) {
 
 // Where the synchronous compactions and partitions of the default run the look-back's single grid (or one tile),
 // the grid's last block to finish stores the count, after every element, and the call returns as soon as it lands
-// (through_host_slot, watch::where_permitted; docs/performance.md, "Stop 53"): from one tile, across tile
+// (through_host_slot, watch::where_permitted): from one tile, across tile
 // boundaries (8192 u32 elements a tile), to many tiles (the resident partition's, the single pass's), every such
 // count is watched, each watch ends by the count's change (the watch's limit lifted, so that a slow run, under a
 // sanitizer, ends the same way), and when the call returns `out` holds every element for any stream (read at once

@@ -71,7 +71,7 @@ std::uint64_t pair_sort_errors(const std::vector<K>& h, const std::vector<K>& ke
   return wrong;
 }
 
-// Issue 9's huge inputs: more than 2^32 one-byte elements (compact, compact_if, partition) and more than 2^31
+// Huge inputs: more than 2^32 one-byte elements (compact, compact_if, partition) and more than 2^31
 // four-byte ones (scan, reduce, the pipelined compact, compact_if and partition, radix sort), every element
 // checked against the host: no 32-bit index may overflow. Needs about 20 GB of device memory and a few
 // minutes of host checking, so it runs when asked: SLUICE_TEST_HUGE=1 (scripts/device_check.sh huge).
