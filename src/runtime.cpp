@@ -71,8 +71,8 @@ void check(cudaError_t e, const char* fn, const char* what) {
 // can be captured in CUDA graphs. Past a synchronisation the pool keeps at most 1 / pool_keep_share of the
 // device's memory in freed scratch (10 GB on an 80 GB H100: a sort's buffers for 2^30 keys and values) and
 // hands the rest back; sluice's own allocations that fail trim it and try again, and release_scratch() gives
-// it all back (docs/api.md, "Device memory"). Kept because taking a sort's buffers anew at every call costs
-// it 0.7 ms at 2^28 keys, 10-12% (measured on an H100, 2026-11; docs/performance.md, "Correctness").
+// it all back (docs/guide/cuda.md). Kept because taking a sort's buffers anew at every call costs
+// it 0.7 ms at 2^28 keys, 10-12% (measured on an H100, 2026-11; docs/design/sort.md).
 constexpr std::uint64_t pool_keep_share = 8;
 std::mutex pools_mutex;
 std::vector<cudaMemPool_t> pools;  // by device; null where sluice has not allocated yet
@@ -149,7 +149,7 @@ cudaError_t retried_after_trim(Allocate allocate, cudaStream_t s) {
 }
 
 // A stream's own scratch, kept between calls so that small calls allocate nothing (a stream-ordered
-// allocation and release cost a call 1.5-3 us on an H100, docs/performance.md "Reduce"). Two buffers per
+// allocation and release cost a call 1.5-3 us on an H100, 2026-11; docs/design/lookback.md). Two buffers per
 // stream, keyed by cudaStreamGetId (never reused, unlike a destroyed stream's handle), each lent to one
 // scratch of one call at a time: the next call on that stream runs after this one's kernels, so they never
 // share it. `plain` serves any scratch; `states` only look-back tile states, zeroed when it is made and
@@ -276,7 +276,7 @@ void require_device(const char* fn) {
 }
 
 // The driver's cuPointerGetAttributes, asked for one attribute: 0.07-0.08 us a call on the H100's host, where
-// cudaPointerGetAttributes, which asks the driver for several, takes 0.12-0.14 (bench/host_path.cu, 2026-11).
+// cudaPointerGetAttributes, which asks the driver for several, takes 0.12-0.14 (measured on the H100, 2026-11).
 // Unlike cuPointerGetAttribute it answers memory CUDA does not know with success and a zero type, not an
 // error (which compute-sanitizer would report). Null where the driver has no such entry point.
 using pointer_attributes_fn = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);

@@ -16,7 +16,7 @@ using namespace sluice_test;
 
 // A process's first sluice calls may come inside a stream capture (global mode, which forbids making a memory
 // pool then): a reduction, a scan and a compaction captured and replayed, each result right. Meaningful when
-// it runs first in its process: scripts/device_check.sh runs it alone before the suite.
+// it runs first in its process, so run it alone too (--gtest_filter=gpu.first_calls_of_a_process_*).
 TEST_F(gpu, first_calls_of_a_process_may_come_inside_a_capture) {
   const std::size_t n = 300001;
   std::vector<std::uint32_t> h(n);

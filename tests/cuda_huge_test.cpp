@@ -74,7 +74,7 @@ std::uint64_t pair_sort_errors(const std::vector<K>& h, const std::vector<K>& ke
 // Huge inputs: more than 2^32 one-byte elements (compact, compact_if, partition) and more than 2^31
 // four-byte ones (scan, reduce, the pipelined compact, compact_if and partition, radix sort), every element
 // checked against the host: no 32-bit index may overflow. Needs about 20 GB of device memory and a few
-// minutes of host checking, so it runs when asked: SLUICE_TEST_HUGE=1 (scripts/device_check.sh huge).
+// minutes of host checking, so it runs when asked: SLUICE_TEST_HUGE=1 (docs/guide/tool.md).
 TEST_F(gpu, huge_inputs_past_32_bit_indices) {
   if (!huge_wanted()) GTEST_SKIP() << "huge inputs run with SLUICE_TEST_HUGE=1 (about 20 GB of device memory)";
   const options opt{device::cuda};

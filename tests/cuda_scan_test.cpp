@@ -84,7 +84,7 @@ TEST_F(gpu, large_scans_take_the_pipelined_path_and_capture_in_a_cuda_graph) {
 }
 
 // The pipelined path's wide look-back combines the tiles' aggregates in one fixed order, so an f32 sum scan
-// there repeats bit for bit (the single pass below 2^24 does not: docs/api.md); within the documented
+// there repeats bit for bit (the single pass below 2^24 does not: docs/guide/api.md); within the documented
 // tolerance of a double reference.
 TEST_F(gpu, large_float_scans_repeat_bit_for_bit) {
   const std::size_t n = (std::size_t{1} << (sanitizing() ? 18 : 24)) + 4097;
@@ -106,7 +106,7 @@ TEST_F(gpu, large_float_scans_repeat_bit_for_bit) {
 }
 
 // Three inclusive and three exclusive scans of the same floats with `spec`: each form's runs bitwise equal, and
-// within the sum tolerance of a long double reference (docs/api.md).
+// within the sum tolerance of a long double reference (docs/guide/api.md).
 template <class T>
 void scans_repeat(std::size_t n, const char* spec) {
   SCOPED_TRACE(std::string(spec) + " n=" + std::to_string(n) + (sizeof(T) == 4 ? " f32" : " f64"));

@@ -36,7 +36,7 @@ class gpu : public ::testing::Test {
   }
 };
 
-// Under compute-sanitizer (SLUICE_TEST_SANITIZE=1, which scripts/device_check.sh sanitize-tests sets), the
+// Under compute-sanitizer (SLUICE_TEST_SANITIZE=1, as docs/guide/tool.md runs the GPU tests there), the
 // large tests run smaller inputs and name the paths they exist for (pipelined=on, resident=off), so that
 // racecheck and initcheck, which slow kernels by orders of magnitude, finish over the same code.
 inline bool sanitizing() { return test_switch("SLUICE_TEST_SANITIZE"); }

@@ -1,6 +1,6 @@
 // Stream split (stable partition): kept elements first in input order, then the rejected ones in input order.
 // partition_unordered: the kept elements first in input order, then the rejected ones in an order not promised
-// (on CUDA by predicate in one pass over the input; docs/api.md says which order each backend writes).
+// (on CUDA by predicate in one pass over the input; docs/guide/api.md says which order each backend writes).
 #pragma once
 #include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"

@@ -6,7 +6,7 @@
 
 namespace sluice {
 
-// Return init op in[0] op in[1] op ... op in[n-1]. The GPU may associate differently (floating point: see docs/api.md).
+// Return init op in[0] op in[1] op ... op in[n-1]. The GPU may associate differently (floating point: see docs/guide/api.md).
 template <detail::span_like In, class T = detail::element_t<In>, class Op = sum>
 T reduce(const In& in, T init = T{}, Op op = {}, const options& opt = {});
 
