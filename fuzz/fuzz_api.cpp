@@ -169,15 +169,36 @@ void sort_case(FuzzedDataProvider& p) {
   const bool few = p.ConsumeBool();
   for (auto& k : keys) k = few ? static_cast<K>(p.ConsumeIntegralInRange<int>(-2, 2)) : value<K>(p);
   const bool desc = p.ConsumeBool(), pairs = p.ConsumeBool();
-  const int begin = p.ConsumeIntegralInRange<int>(0, width), end = p.ConsumeIntegralInRange<int>(begin, width);
-  const auto perm = reference::sort_permutation(keys, desc, begin, end);
+  int begin = p.ConsumeIntegralInRange<int>(0, width), end = p.ConsumeIntegralInRange<int>(begin, width);
+  bit_range bits{begin, end};
+  // One case in eight (drawn last, so that older seeds read as before) takes its bit range from around the key's
+  // width, -1 (the width itself) and other negative ends among them: refused with invalid_argument, and nothing
+  // written, exactly where the range is outside the key.
+  if (p.ConsumeIntegralInRange<int>(0, 7) == 7) {
+    bits = {p.ConsumeIntegralInRange<int>(-3, width + 3), p.ConsumeIntegralInRange<int>(-3, width + 3)};
+    begin = bits.begin, end = bits.end == -1 ? width : bits.end;
+  }
+  const bool inside = begin >= 0 && end >= 0 && end <= width && begin <= end;
   std::vector<std::uint32_t> index(n);
   for (std::size_t i = 0; i < n; ++i) index[i] = static_cast<std::uint32_t>(i);
   auto got = keys;
   const options cpu{device::cpu};
   const auto ord = desc ? order::descending : order::ascending;
-  if (pairs) sluice::radix_sort(got, index, ord, {begin, end}, cpu);
-  else sluice::radix_sort(got, ord, {begin, end}, cpu);
+  if (!inside) {
+    try {
+      if (pairs) sluice::radix_sort(got, index, ord, bits, cpu);
+      else sluice::radix_sort(got, ord, bits, cpu);
+      fail("radix_sort took a bit range outside the key");
+    } catch (const sluice::error& e) {
+      if (e.code() != errc::invalid_argument) fail("radix_sort refused a bit range outside the key, but not as invalid_argument");
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (!same_bits(got[i], keys[i]) || index[i] != i) fail("radix_sort wrote before refusing its bit range");
+    return;
+  }
+  const auto perm = reference::sort_permutation(keys, desc, begin, end);
+  if (pairs) sluice::radix_sort(got, index, ord, bits, cpu);
+  else sluice::radix_sort(got, ord, bits, cpu);
   for (std::size_t i = 0; i < n; ++i) {
     if (!same_bits(got[i], keys[perm[i]])) fail("radix_sort put a key where the stable reference does not");
     if (pairs && index[i] != perm[i]) fail("radix_sort moved a value away from its key (unstable)");
