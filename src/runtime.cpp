@@ -30,34 +30,49 @@ namespace {
 }
 
 #if SLUICE_HAS_CUDA
+// The GPUs CUDA reports, asked once, and why it reports none where it cannot count them.
+struct device_census {
+  int count = 0;
+  cudaError_t error = cudaSuccess;
+};
+const device_census& census() noexcept {
+  static const device_census c = [] {
+    device_census d;
+    d.error = cudaGetDeviceCount(&d.count);
+    if (d.error != cudaSuccess) {
+      (void)cudaGetLastError();
+      d.count = 0;
+    }
+    return d;
+  }();
+  return c;
+}
+int device_count() noexcept { return census().count; }
+
+// One message for "no GPU", whichever CUDA call meets it first: require_device's check, or a call that allocates
+// before it (a synchronous count's scratch word). Without a driver CUDA says cudaErrorInsufficientDriver, which
+// alone reads as if a GPU were there.
+std::string no_gpu_message(const char* fn, cudaError_t e) {
+  std::string m = std::string("sluice::") + fn + ": the cuda device was asked for, but no CUDA GPU is present";
+  if (e == cudaErrorInsufficientDriver) m += " (cudaErrorInsufficientDriver: no CUDA driver, or one older than this CUDA runtime)";
+  return m;
+}
+
 void check(cudaError_t e, const char* fn, const char* what) {
   if (e == cudaSuccess) return;
   (void)cudaGetLastError();  // clear a sticky-free error so the next call starts clean
-  const errc code = e == cudaErrorMemoryAllocation ? errc::out_of_memory
-                    : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? errc::no_device
-                                                                                    : errc::cuda_error;
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) throw error(errc::no_device, no_gpu_message(fn, e));
+  const errc code = e == cudaErrorMemoryAllocation ? errc::out_of_memory : errc::cuda_error;
   throw error(code, std::string("sluice::") + fn + ": " + what + " failed: " + cudaGetErrorName(e) + " (" +
                         cudaGetErrorString(e) + ")");
-}
-
-int device_count() noexcept {
-  static const int count = [] {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return 0;
-    }
-    return n;
-  }();
-  return count;
 }
 
 // One stream-ordered pool per device: scratch is reused across calls without host synchronisation and
 // can be captured in CUDA graphs. Past a synchronisation the pool keeps at most 1 / pool_keep_share of the
 // device's memory in freed scratch (10 GB on an 80 GB H100: a sort's buffers for 2^30 keys and values) and
 // hands the rest back; sluice's own allocations that fail trim it and try again, and release_scratch() gives
-// it all back (docs/api.md, "Device memory"). Kept because taking a sort's buffers anew at every call costs
-// it 0.7 ms at 2^28 keys, 10-12% (docs/performance.md, "Correctness", stop 25).
+// it all back (docs/guide/cuda.md). Kept because taking a sort's buffers anew at every call costs
+// it 0.7 ms at 2^28 keys, 10-12% (measured on an H100, 2026-11; docs/design/sort.md).
 constexpr std::uint64_t pool_keep_share = 8;
 std::mutex pools_mutex;
 std::vector<cudaMemPool_t> pools;  // by device; null where sluice has not allocated yet
@@ -134,7 +149,7 @@ cudaError_t retried_after_trim(Allocate allocate, cudaStream_t s) {
 }
 
 // A stream's own scratch, kept between calls so that small calls allocate nothing (a stream-ordered
-// allocation and release cost a call 1.5-3 us on an H100, docs/performance.md "Reduce"). Two buffers per
+// allocation and release cost a call 1.5-3 us on an H100, 2026-11; docs/design/lookback.md). Two buffers per
 // stream, keyed by cudaStreamGetId (never reused, unlike a destroyed stream's handle), each lent to one
 // scratch of one call at a time: the next call on that stream runs after this one's kernels, so they never
 // share it. `plain` serves any scratch; `states` only look-back tile states, zeroed when it is made and
@@ -257,12 +272,11 @@ namespace cuda_backend {
 
 #if SLUICE_HAS_CUDA
 void require_device(const char* fn) {
-  if (device_count() == 0)
-    throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but no CUDA GPU is present");
+  if (device_count() == 0) throw error(errc::no_device, no_gpu_message(fn, census().error));
 }
 
 // The driver's cuPointerGetAttributes, asked for one attribute: 0.07-0.08 us a call on the H100's host, where
-// cudaPointerGetAttributes, which asks the driver for several, takes 0.12-0.14 (bench/host_path.cu, stop 45).
+// cudaPointerGetAttributes, which asks the driver for several, takes 0.12-0.14 (measured on the H100, 2026-11).
 // Unlike cuPointerGetAttribute it answers memory CUDA does not know with success and a zero type, not an
 // error (which compute-sanitizer would report). Null where the driver has no such entry point.
 using pointer_attributes_fn = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
@@ -419,9 +433,9 @@ bool watch_host_slot(const void* slot, CUstream_st* stream) noexcept {
 }
 
 // Up to 16 bytes (a count, a result): copied into a pinned host slot, then the stream synced, where a copy to the
-// caller's (pageable) memory took 2-3 us more a call (stop 41, runs 8-10; one thread's copy into the mapped slot
-// took 3.5 us more than this after a one-block kernel, 4-5 us less after a many-block one). Else, or where no
-// slot can be had, straight to dst. Where the copy or the sync fails the slot is not given back.
+// caller's (pageable) memory took 2-3 us more a call (measured on an H100, 2026-11; one thread's copy into the
+// mapped slot took 3.5 us more than this after a one-block kernel, 4-5 us less after a many-block one). Else, or
+// where no slot can be had, straight to dst. Where the copy or the sync fails the slot is not given back.
 void copy_to_host(void* dst, const void* src, std::size_t bytes, CUstream_st* stream, const char* fn) {
   if (bytes <= host_slot_bytes) {
     using slot_bytes = std::array<unsigned char, host_slot_bytes>;  // the slot read whole, its first `bytes` kept

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The files of `sluice bench` (issue 8), on the CPU at small sizes: each suite's CSV has the documented header
+# The files of `sluice bench`, on the CPU at small sizes: each suite's CSV has the documented header
 # and 11 fields on every row, every figure has its gnuplot script and, where gnuplot is installed, its PNG; no
 # partial file is left; and Ctrl-C (SIGINT) in the middle of a suite leaves neither a partial file nor a CSV.
 # Usage: bench_outputs.sh SLUICE DIR

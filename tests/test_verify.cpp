@@ -1,8 +1,8 @@
 // Every registered algorithm on every device against the serial reference (src/verify).
 // SLUICE_TEST_QUICK=1 limits sizes to 2^16 (the default goes to 2^22 + 1); SLUICE_TEST_SANITIZE=1 (under
-// compute-sanitizer, scripts/device_check.sh sanitize-tests) to 2^14 + 1 on the GPU, a few tiles of every
-// variant (the pipelined specs below on one and five blocks take several rounds each even there), so that
-// racecheck, which slows kernels by orders of magnitude, gets through the whole matrix.
+// compute-sanitizer, docs/guide/tool.md) to 2^14 + 1 on the GPU, a few tiles of every variant (the pipelined
+// specs below on one and five blocks take several rounds each even there), so that racecheck, which slows
+// kernels by orders of magnitude, gets through the whole matrix.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -235,7 +235,7 @@ TEST(generators, nth_smallest_is_nth_element) {
 
 // The CPU backend at every SIMD level and at 1, 2 and more threads than this machine has cores: every CPU
 // entry that takes the plan's parameters, on the quick generator matrix (the registry test above runs the
-// default plan on the full one; test_api's cpu_levels_at_streaming_sizes the non-temporal paths).
+// default plan on the full one; cpu_test.cpp's cpu_levels_at_streaming_sizes the non-temporal paths).
 struct cpu_plan_param {
   const char* simd;
   int threads;

@@ -17,6 +17,7 @@ void compact_run(const char* fn, primitive prim, std::span<const T> in, std::spa
                  std::uint64_t* count, const options& opt, Extra... extra) {
   const auto& algo = prepare(fn, prim, opt, std::pair{"in", in}, std::pair{"out", out}, extra...);
   check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/opt.device != device::cuda);
+  (check_disjoint(fn, extra.first, extra.second, "out", out), ...);  // the flags
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   if (opt.device == device::cpu) {
     *count = cpu::compact(algo, ::sluice::detail::spec_of(algo, opt), in, out, sel, fn);
@@ -106,6 +107,11 @@ std::uint64_t compact_unordered_if(const In& in, Out&& out, Pred pred, const opt
     detail::compact_run("compact_unordered_if", primitive::compact_unordered, detail::as_const_span(in),
                         detail::as_span(out), detail::pred_select<Pred>{pred}, c, opt);
   });
+}
+template <detail::span_like In, class Out, class Pred>
+void compact_unordered_if_async(const In& in, Out&& out, Pred pred, std::uint64_t* count, const options& opt = {}) {
+  detail::compact_run("compact_unordered_if_async", primitive::compact_unordered, detail::as_const_span(in), detail::as_span(out),
+                      detail::pred_select<Pred>{pred}, count, opt);
 }
 
 }  // namespace sluice

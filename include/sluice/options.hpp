@@ -8,7 +8,7 @@ struct CUstream_st;  // cudaStream_t without the CUDA headers
 namespace sluice {
 
 // cpu: host memory; cuda: CUDA device memory; gl: the papers' OpenGL systems (host memory in and out: each
-// call uploads its streams into textures and reads the result back; see docs/gl.md).
+// call uploads its streams into textures and reads the result back; see docs/guide/gl.md).
 enum class device { cpu, cuda, gl };
 
 constexpr std::string_view to_string(device d) noexcept { return d == device::cpu ? "cpu" : d == device::cuda ? "cuda" : "gl"; }
@@ -26,7 +26,7 @@ bool device_available(device d) noexcept;
 // Hands every byte of freed scratch that sluice's CUDA memory pool on the current device holds back to the
 // device, after waiting for the device; returns how many. Between calls the pool keeps up to an eighth of
 // the device's memory, and each stream its own small scratch and look-back states (up to 1 MiB each, freed
-// here too; docs/api.md, "Device memory"); call this before allocating most of the device
+// here too; docs/guide/cuda.md); call this before allocating most of the device
 // yourself. Without CUDA, or with no scratch held: 0. Do not call it while a stream is being captured: it
 // waits for the device, which capture forbids (it then hands nothing back and returns 0).
 std::uint64_t release_scratch() noexcept;

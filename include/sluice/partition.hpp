@@ -1,6 +1,6 @@
 // Stream split (stable partition): kept elements first in input order, then the rejected ones in input order.
 // partition_unordered: the kept elements first in input order, then the rejected ones in an order not promised
-// (on CUDA by predicate in one pass over the input; docs/api.md says which order each backend writes).
+// (on CUDA by predicate in one pass over the input; docs/guide/api.md says which order each backend writes).
 #pragma once
 #include "sluice/cpu/dispatch.hpp"
 #include "sluice/detail/api.hpp"
@@ -16,6 +16,7 @@ void partition_run(const char* fn, primitive prim, std::span<const T> in, std::s
   [[maybe_unused]] const bool unordered = prim == primitive::partition_unordered;
   check_capacity(fn, "out", out.size(), in.size());
   check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/false);
+  (check_disjoint(fn, extra.first, extra.second, "out", out), ...);  // the flags
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
   out = out.first(in.size());
   if (opt.device == device::cpu) {

@@ -11,10 +11,11 @@ void radix_sort_run(const char* fn, std::span<K> keys, std::span<V> values, orde
   static_assert(std::is_arithmetic_v<K> && (sizeof(K) == 4 || sizeof(K) == 8),
                 "sluice::radix_sort: keys are u32, i32, f32, u64, i64 or f64");
   constexpr int width = sizeof(K) * 8;
-  const int end = bits.end < 0 ? width : bits.end;
-  if (bits.begin < 0 || end > width || bits.begin > end)
+  const int end = bits.end == -1 ? width : bits.end;  // -1, and no other negative end, is the key's width
+  if (bits.begin < 0 || end < 0 || end > width || bits.begin > end)
     throw error(errc::invalid_argument, arg_error(fn, "bits", "is [" + std::to_string(bits.begin) + ", " + std::to_string(bits.end) +
-                                                          ") but the key has " + std::to_string(width) + " bits"));
+                                                          ") but the key has " + std::to_string(width) + " bits" +
+                                                          (bits.end < -1 ? " (only an end of -1 means the key's width)" : "")));
   const bool desc = ord == order::descending;
   if constexpr (std::is_same_v<V, std::nullptr_t>) {
     const auto& algo = prepare(fn, primitive::radix_sort, opt, std::pair{"keys", keys});

@@ -79,7 +79,7 @@ template <class T> constexpr threshold<T> equal_to(T v) { return {compare::equal
 template <class T> constexpr threshold<T> not_equal_to(T v) { return {compare::not_equal, v}; }
 
 // Sort direction and the key bits a radix sort looks at ([begin, end), -1 meaning the key's width).
-// Bits are those of the order-preserving unsigned image of the key (see docs/api.md).
+// Bits are those of the order-preserving unsigned image of the key (see docs/guide/api.md).
 enum class order { ascending, descending };
 struct bit_range {
   int begin = 0;

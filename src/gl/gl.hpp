@@ -121,7 +121,7 @@ const char* scalar_define(scalar t);
 texture& hillis_steele(const session& s, texture& a, texture& b, std::uint64_t n, std::uint64_t segment);
 
 // SLUICE_GL_PROFILE=1: GL_TIMESTAMP queries between the passes of a run; profile_report prints the time of
-// each pass on stderr ("where the time goes" in docs/results/h100/gl.md). Off, both cost one branch.
+// each pass on stderr. Off, both cost one branch.
 void profile_mark(const char* pass_done);
 void profile_report(const char* variant, std::uint64_t n);
 

@@ -11,7 +11,7 @@
 
 namespace sluice::cpu {
 
-// Tuning constants of the CPU compaction, partition and scan (measured: docs/performance.md, CPU section).
+// Tuning constants of the CPU compaction, partition and scan (docs/design/cpu.md).
 struct billeter_tuning {
   static constexpr std::uint64_t block_bytes = std::uint64_t{1} << 18;     // input per block: fits in L2 with its output
   static constexpr std::uint64_t parallel_bytes = std::uint64_t{1} << 17;  // below this, one thread

@@ -1,5 +1,5 @@
-// CPU backend, "serial" variants: one thread, one pass. The fast multi-core/SIMD backend replaces these as
-// "best" (issue: CPU backend); they stay as the simplest CPU variants. Each writes at most out.size()
+// CPU backend, "serial" variants: one thread, one pass. The multi-core SIMD variants are "best"; these stay as
+// the simplest CPU variants. Each writes at most out.size()
 // elements and returns the number selected.
 #pragma once
 #include <cstdint>

@@ -87,8 +87,9 @@ std::optional<primitive> direct_if_any(const In& in, primitive prim) {
 // `decoupled-lookback`, whose kernels only store the count, once and plainly (no atomics on it, no zeroing memset,
 // which an empty input takes; the stable partition's pipelined pass, whose reversal reads it back, keeps it in
 // device memory and copies it into the slot), the count goes straight into a mapped host slot
-// (cuda_backend::through_host_slot; docs/performance.md, "Stop 41" and "Stop 52"), read as soon as it lands where
-// the call's path stores it last (watch::where_permitted: the look-back's single grid, "Stop 53").
+// (cuda_backend::through_host_slot: no copy after the kernel, measured on an H100 and an H200, 2026-11; see
+// docs/design/sync.md), read as soon as it lands where the call's path stores it last (watch::where_permitted: the
+// look-back's single grid; 0.3-4.2 us less a call on an H200, 2026-11).
 template <class F>
 std::uint64_t counted(const char* fn, const options& opt, F&& run, std::optional<primitive> direct = std::nullopt) {
   std::uint64_t host = 0;

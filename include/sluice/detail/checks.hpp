@@ -33,6 +33,17 @@ void check_overlap(const char* fn, const char* a_name, std::span<A> a, const cha
                                  : std::string("partially overlaps '") + a_name + "'"));
 }
 
+// A range read beside the one written (flags beside out) may not share a byte with it, not even its start: the
+// write would change what is still to be read.
+template <class R, class W>
+void check_disjoint(const char* fn, const char* read_name, std::span<R> read, const char* written_name, std::span<W> written) {
+  if (read.empty() || written.empty()) return;
+  auto r0 = reinterpret_cast<std::uintptr_t>(read.data()), r1 = r0 + read.size_bytes();
+  auto w0 = reinterpret_cast<std::uintptr_t>(written.data()), w1 = w0 + written.size_bytes();
+  if (r0 >= w1 || w0 >= r1) return;
+  throw error(errc::invalid_argument, arg_error(fn, written_name, std::string("overlaps '") + read_name + "'"));
+}
+
 inline void check_capacity(const char* fn, const char* arg, std::uint64_t capacity, std::uint64_t needed) {
   if (capacity < needed)
     throw error(errc::invalid_argument, arg_error(fn, arg, "holds " + std::to_string(capacity) + " elements but " +
