@@ -7,13 +7,13 @@ set -u
 sluice=$1 dir=$2
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
-header="primitive,algorithm,device,element_type,n,valid_ratio,block_size,ms,gbps,fraction_of_memcpy,repetitions"
+header="primitive,algorithm,device,element_type,n,valid_ratio,block_size,ms,gbps,fraction_of_memcpy,repetitions,machine_busy"
 check_csv() {  # file, least rows
   [ -f "$1" ] || fail "no $1"
   [ "$(head -1 "$1")" = "$header" ] || fail "$1: header is not the documented one: $(head -1 "$1")"
   # Every row: 11 fields once quoted fields (specs with commas) count as one; n and ms positive; gbps empty or positive.
   awk -v least="$2" 'NR > 1 { line = $0; gsub(/"[^"]*"/, "q", line); nf = split(line, f, ",")
-                              if (nf != 11 || f[5] + 0 <= 0 || f[8] + 0 <= 0 || (f[9] != "" && f[9] + 0 <= 0)) { print "bad row: " $0; bad = 1 }
+                              if (nf != 12 || f[5] + 0 <= 0 || f[8] + 0 <= 0 || (f[9] != "" && f[9] + 0 <= 0)) { print "bad row: " $0; bad = 1 }
                               rows++ }
                      END { if (rows < least) { print "only " rows " rows"; bad = 1 }; exit bad }' "$1" || fail "$1 is not the documented CSV"
 }
