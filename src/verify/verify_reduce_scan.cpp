@@ -30,7 +30,7 @@ constexpr bool exact() {
 
 // Compare got with the exact value; `scale` is what the error is relative to. A product of k factors
 // carries every one of its k - 1 roundings into the result whatever the association, so its bound
-// grows with k: (k - 1) unit roundoffs, the first-order worst case (see docs/api.md).
+// grows with k: (k - 1) unit roundoffs, the first-order worst case (see docs/guide/api.md).
 template <class T, class Op>
 bool close(T got, long double want, long double scale, std::uint64_t k) {
   if (std::isnan(static_cast<double>(got))) return false;
@@ -121,7 +121,7 @@ void scan_cases(context& c) {
   }
 }
 
-// Floating-point results must repeat bit for bit from run to run (docs/api.md): the same input twice.
+// Floating-point results must repeat bit for bit from run to run (docs/guide/api.md): the same input twice.
 template <class T>
 void repeatable_cases(context& c, bool scan) {
   if (!c.algo.stable) return;  // the registry says the order of combination depends on scheduling

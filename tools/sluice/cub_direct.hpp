@@ -1,6 +1,6 @@
 // The production suite's CUB rows: CUB called as its own users call it, not through sluice's API (whose `cub`
 // algorithm pays sluice's argument checks, dispatch and scratch pool on every call: 1.8-6 us a call at 2^16 on
-// an H100 in 2026-11, docs/performance.md). Each function sets up one case and returns the call to time: one
+// an H100 in 2026-11, docs/design/measurement.md). Each function sets up one case and returns the call to time: one
 // CUB device-wide algorithm on the default stream, its temporary storage allocated once here (freed with the
 // last copy of the returned function), the count as an int where n fits (CUB's faster kernels), the sum as
 // cuda::std::plus. With `to_host` the call then copies the count (or the sum) to a host variable with

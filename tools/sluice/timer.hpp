@@ -23,7 +23,7 @@ timing time_median(device d, int reps, const std::function<void()>& f, const std
 // The candidates of one case timed together: each once to warm up, then `reps` rounds in which every candidate
 // runs once, timed alone, round r starting from candidate r % k (k candidates). So none always runs first:
 // timed one after another, whichever algorithm ran first took 4-7 us less per synchronous call at 2^10 on an
-// H100 (docs/performance.md; measured 2026-11). The medians, in the candidates' order.
+// H100 (docs/design/measurement.md; measured 2026-11). The medians, in the candidates' order.
 std::vector<timing> time_interleaved(device d, int reps, const std::vector<std::function<void()>>& fs);
 
 // What the machine is, for the figures: the GPU's name, or the CPU's model and the yardsticks' threads.

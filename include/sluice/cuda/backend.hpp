@@ -110,7 +110,7 @@ class host_slot {
 // can be had: the caller then takes its copying path.
 // Watched (watch::always, or watch::where_permitted where the call's host code called permit_watch on the slot):
 // the result is read as soon as it lands in the slot, before the stream has signalled that it is done
-// (measured 1.8-2.2 us sooner on an H200, 2026-11; docs/performance.md), for a call whose kernels store
+// (measured 1.8-2.2 us sooner on an H200, 2026-11; docs/design/sync.md), for a call whose kernels store
 // it last: one store of at most 8 bytes, after every other store of the call and every load of its input, by its
 // last kernel (vectorized reduce's single kernel or its last block; the compactions' single pass and resident grid
 // by their last block to finish). When the slot changes, all the call's work that anyone can see is

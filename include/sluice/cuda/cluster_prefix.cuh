@@ -5,7 +5,7 @@
 // combines those before its own, in rank order, by a tree that the grid's size alone fixes (float results
 // repeat). No tile states, no ticket counter, no chain of published prefixes through global memory
 // (lookback.cuh): at 2^16 four-byte elements the look-back's 8 tiles wait on each other's words in L2, and
-// the stable partition's tiles on the last tile's (docs/performance.md).
+// the stable partition's tiles on the last tile's (docs/design/partition.md).
 // Kernel side: every thread of the block calls exchange() once (after its aggregate is in shared memory)
 // and finish() before it leaves; the host side launches the grid as one cluster where the device holds one
 // (launch()).

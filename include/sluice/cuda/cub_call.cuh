@@ -21,7 +21,7 @@ void cub_call(F&& f, cudaStream_t s, const char* fn, const char* what) {
 
 // Calls f with the element count as CUB's callers usually pass it: an int where n fits, else std::int64_t.
 // CUB picks its offset type from the count's type, and its kernels with 64-bit offsets are slower (u32
-// inclusive scan at 2^28 on the H100: 0.69 of the copy against 0.81 with int, docs/performance.md), so the
+// inclusive scan at 2^28 on the H100: 0.69 of the copy against 0.81 with int, docs/design/measurement.md), so the
 // peer to beat gets the faster form wherever it can run.
 template <class F>
 void with_cub_count(u64 n, F&& f) {

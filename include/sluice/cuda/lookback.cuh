@@ -189,7 +189,7 @@ __device__ inline unsigned draw_tile(unsigned* counter, unsigned* spare_counter,
 }
 
 // The look-back's tunables: predecessors read per lane and round (window = 32 x per_lane), and how long a
-// warp sleeps between polls of tiles that have not published (0: spin). Measured in docs/performance.md.
+// warp sleeps between polls of tiles that have not published (0: spin). Measured in docs/design/lookback.md.
 struct tuning {
   static constexpr unsigned per_lane = 1;
   static constexpr unsigned sleep_ns = 0;

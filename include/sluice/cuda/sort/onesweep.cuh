@@ -24,7 +24,7 @@
 
 namespace sluice::cuda_backend::onesweep {
 
-// The tuning, per key width and whether values travel (measured in docs/radix_sort.md).
+// The tuning, per key width and whether values travel (measured in docs/design/sort.md).
 template <unsigned KeyBytes, bool Pairs>
 struct policy {
   static constexpr unsigned digit_bits = 8, digits = 1u << digit_bits;
@@ -231,7 +231,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   }
   // The values' loads go out before the look-back waits. (Loading them after the keys' scatter, as CUB's
   // onesweep does, frees their registers for bigger tiles: measured slower at every tile shape, commit
-  // fd76746 and docs/radix_sort.md.)
+  // fd76746 and docs/design/sort.md.)
   [[maybe_unused]] std::conditional_t<has_values, V, char> value[I];
   if constexpr (has_values) {
 #pragma unroll
