@@ -148,14 +148,19 @@ int main(int argc, char** argv) try {
   if (major >= 9) {
     // Tiles and buffers that fit beside each other: from 32 KiB in flight an SM (below it the bulk copies fall to
     // 0.76-0.85 of the memcpy on an H200) to what the device's shared memory allows.
+    // The kernels' dynamic shared memory limit, set once to the largest shape's: a limit set per shape would
+    // hold only the last one's, and every launch of a larger shape would fail.
+    constexpr unsigned largest_smem = 32768u * 6u;
+    if (largest_smem + 1024 <= static_cast<unsigned>(smem_optin)) {
+      check(cudaFuncSetAttribute(bulk_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(largest_smem)), "cudaFuncSetAttribute");
+      check(cudaFuncSetAttribute(bulk_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(largest_smem)), "cudaFuncSetAttribute");
+    }
     for (const unsigned blocks : {1u, 2u, 4u})
       for (const unsigned tile : {16384u, 32768u})
         for (const unsigned stages : {2u, 4u, 6u}) {
           const std::size_t smem = std::size_t{tile} * stages;
           // (beside the kernel's own 128 bytes of barriers; blocks that do not fit an SM at once run later)
-          if ((smem + 1024) * blocks > static_cast<std::size_t>(smem_optin)) continue;
-          check(cudaFuncSetAttribute(bulk_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), "cudaFuncSetAttribute");
-          check(cudaFuncSetAttribute(bulk_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)), "cudaFuncSetAttribute");
+          if ((smem + 1024) * blocks > static_cast<std::size_t>(smem_optin) || smem > largest_smem) continue;
           const unsigned grid = static_cast<unsigned>(sms) * blocks;
           const std::string shape = std::to_string(blocks) + " blocks/SM, " + std::to_string(tile / 1024) + " KiB x " + std::to_string(stages);
           cs.push_back({"bulk copy, " + shape, true, [=, &in, &out, &counters] {
@@ -176,6 +181,7 @@ int main(int argc, char** argv) try {
     out.fill_bytes(0);
     counters.fill_bytes(0);
     c.launch();
+    check(cudaGetLastError(), c.label.c_str());
     count_mismatches<<<sms * 4, 256>>>(in4, out4, bytes / 16, counters.data() + 1);
     check(cudaDeviceSynchronize(), c.label.c_str());
     const auto bad = counters.download()[1];
