@@ -18,29 +18,33 @@ void check_span(const char* fn, const char* arg, std::span<T> s) {
     throw error(errc::invalid_argument, arg_error(fn, arg, "is null but has size " + std::to_string(s.size())));
 }
 
+// Whether two ranges share a byte (empty ones share none).
+template <class A, class B>
+bool share_bytes(std::span<A> a, std::span<B> b) noexcept {
+  if (a.empty() || b.empty()) return false;
+  const auto a0 = reinterpret_cast<std::uintptr_t>(a.data()), a1 = a0 + a.size_bytes();
+  const auto b0 = reinterpret_cast<std::uintptr_t>(b.data()), b1 = b0 + b.size_bytes();
+  return a0 < b1 && b0 < a1;
+}
+
 // Partial overlap is always an error; exact aliasing (same start) only where `in_place_ok`.
 template <class A, class B>
 void check_overlap(const char* fn, const char* a_name, std::span<A> a, const char* b_name, std::span<B> b,
                    bool in_place_ok) {
-  if (a.empty() || b.empty()) return;
-  auto a0 = reinterpret_cast<std::uintptr_t>(a.data()), a1 = a0 + a.size_bytes();
-  auto b0 = reinterpret_cast<std::uintptr_t>(b.data()), b1 = b0 + b.size_bytes();
-  if (a0 >= b1 || b0 >= a1) return;
-  if (a0 == b0 && in_place_ok) return;
-  throw error(a0 == b0 ? errc::unsupported : errc::invalid_argument,
+  if (!share_bytes(a, b)) return;
+  const bool same_start = static_cast<const void*>(a.data()) == static_cast<const void*>(b.data());
+  if (same_start && in_place_ok) return;
+  throw error(same_start ? errc::unsupported : errc::invalid_argument,
               arg_error(fn, b_name,
-                        a0 == b0 ? std::string("aliases '") + a_name + "': this function does not run in place"
-                                 : std::string("partially overlaps '") + a_name + "'"));
+                        same_start ? std::string("aliases '") + a_name + "': this function does not run in place"
+                                   : std::string("partially overlaps '") + a_name + "'"));
 }
 
 // A range read beside the one written (flags beside out) may not share a byte with it, not even its start: the
 // write would change what is still to be read.
 template <class R, class W>
 void check_disjoint(const char* fn, const char* read_name, std::span<R> read, const char* written_name, std::span<W> written) {
-  if (read.empty() || written.empty()) return;
-  auto r0 = reinterpret_cast<std::uintptr_t>(read.data()), r1 = r0 + read.size_bytes();
-  auto w0 = reinterpret_cast<std::uintptr_t>(written.data()), w1 = w0 + written.size_bytes();
-  if (r0 >= w1 || w0 >= r1) return;
+  if (!share_bytes(read, written)) return;
   throw error(errc::invalid_argument, arg_error(fn, written_name, std::string("overlaps '") + read_name + "'"));
 }
 
