@@ -1,5 +1,5 @@
-// Device detection, pointer checks, device memory and the scratch pool. Built with or without CUDA: without
-// it every CUDA service reports errc::no_device.
+// Device detection, pointer checks, device memory, the scratch pool and the caller's scratch allocator. Built
+// with or without CUDA: without it every CUDA service reports errc::no_device.
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -16,6 +16,7 @@
 #include "sluice/gl/backend.hpp"
 #include "sluice/error.hpp"
 #include "sluice/options.hpp"
+#include "sluice/scratch.hpp"
 
 #if SLUICE_HAS_CUDA
 #include <cuda.h>  // the driver's types only: its one entry point used here is asked of the runtime (no libcuda link)
@@ -25,6 +26,9 @@
 namespace sluice {
 
 namespace {
+// This thread's scratch allocator (the innermost scoped_scratch_allocator); null: sluice's pool.
+thread_local const scratch_allocator* callers_allocator = nullptr;
+
 [[noreturn]] void no_cuda(const char* fn) {
   throw error(errc::no_device, std::string("sluice::") + fn + ": the cuda device was asked for, but this sluice was built without CUDA");
 }
@@ -246,8 +250,63 @@ std::uint64_t drop_stream_scratch(int dev) noexcept {
   (void)cudaGetLastError();
   return bytes;
 }
+
+// Scratch that callers' allocators lent, with the allocator each came from: scratch_free gives it back there
+// whichever allocator the freeing thread has by then. lent_count lets scratch_free skip the mutex while none is.
+struct lent_scratch {
+  void* p;
+  std::size_t bytes;
+  CUstream_st* stream;
+  scratch_allocator from;
+};
+std::mutex lent_mutex;
+std::vector<lent_scratch> lent;
+std::atomic<std::size_t> lent_count{0};
+
+void* callers_scratch(const scratch_allocator& a, std::size_t bytes, CUstream_st* stream, const char* fn) {
+  if (bytes == 0) return nullptr;
+  void* const p = a.allocate(a.context, bytes, stream);
+  if (!p)
+    throw error(errc::out_of_memory, std::string("sluice::") + fn + ": the caller's scratch allocator returned no memory for " +
+                                         std::to_string(bytes) + " bytes");
+  try {
+    std::lock_guard lock(lent_mutex);
+    lent.push_back({p, bytes, stream, a});
+    lent_count.fetch_add(1, std::memory_order_release);
+  } catch (...) {
+    a.deallocate(a.context, p, bytes, stream);
+    throw;
+  }
+  return p;
+}
+
+// True where p was lent by a caller's allocator, now given back to it (outside the mutex: it may take its own locks).
+bool give_back_callers_scratch(void* p) noexcept {
+  if (lent_count.load(std::memory_order_acquire) == 0) return false;
+  lent_scratch found{};
+  {
+    std::lock_guard lock(lent_mutex);
+    const auto at = std::find_if(lent.begin(), lent.end(), [&](const lent_scratch& l) { return l.p == p; });
+    if (at == lent.end()) return false;
+    found = *at;
+    *at = lent.back();
+    lent.pop_back();
+    lent_count.fetch_sub(1, std::memory_order_release);
+  }
+  found.from.deallocate(found.from.context, found.p, found.bytes, found.stream);
+  return true;
+}
 #endif
 }  // namespace
+
+scoped_scratch_allocator::scoped_scratch_allocator(const scratch_allocator& a) : mine_(a), previous_(callers_allocator) {
+  if (!a.allocate || !a.deallocate)
+    throw error(errc::invalid_argument, std::string("sluice::scoped_scratch_allocator: the allocator's '") +
+                                            (a.allocate ? "deallocate" : "allocate") + "' is null");
+  callers_allocator = &mine_;
+}
+
+scoped_scratch_allocator::~scoped_scratch_allocator() { callers_allocator = previous_; }
 
 std::uint64_t release_scratch() noexcept {
 #if SLUICE_HAS_CUDA
@@ -312,7 +371,10 @@ void check_device_pointer(const char* fn, const char* arg, const void* p) {
                                           "' points to host memory, but the cuda device needs device or managed memory");
 }
 
+// The caller's allocator, where the thread has one, serves plain scratch in place of the stream's kept buffer
+// and the pool: it caches on its own terms.
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
+  if (const scratch_allocator* a = callers_allocator) return callers_scratch(*a, bytes, stream, fn);
   if (void* own = borrow_stream_scratch(false, bytes, stream, fn, nullptr)) return own;
   void* p = nullptr;
   cudaMemPool_t pool = pool_for_current_device(fn);
@@ -335,7 +397,7 @@ void set_kept_state_epoch_limit(unsigned limit) noexcept {
 }
 
 void scratch_free(void* p, CUstream_st* stream) noexcept {
-  if (p && !give_back_stream_scratch(p)) (void)cudaFreeAsync(p, stream);
+  if (p && !give_back_callers_scratch(p) && !give_back_stream_scratch(p)) (void)cudaFreeAsync(p, stream);
 }
 
 // Result slots of synchronous calls (host_slot_take): pages of pinned, mapped, portable host memory cut into

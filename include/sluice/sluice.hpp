@@ -8,5 +8,6 @@
 #include "sluice/partition.hpp"
 #include "sluice/reduce.hpp"
 #include "sluice/scan.hpp"
+#include "sluice/scratch.hpp"
 #include "sluice/sort.hpp"
 #include "sluice/types.hpp"
