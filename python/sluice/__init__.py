@@ -1,0 +1,267 @@
+"""sluice: reduction, scan, stream compaction, partition and radix sort on NumPy arrays (CPU) and on PyTorch,
+CuPy, JAX or Numba arrays (CPU or CUDA), read and written where they are.
+
+    import numpy as np, sluice
+    x = np.random.rand(1 << 20).astype(np.float32)
+    hot = sluice.compact_if(x, sluice.greater_than(0.9))   # the elements above 0.9, in order
+    total = sluice.reduce(hot)                             # their sum
+
+Every function takes ``algorithm="best"`` (a name of ``list_algorithms()``) and ``stream=None`` (CUDA: the
+arrays' library's current stream). docs/guide/python.md has the whole contract.
+"""
+
+from . import _arrays, _sluice
+from ._errors import Error, InvalidArgument
+
+__version__ = _sluice.version
+__all__ = [
+    "Error", "Predicate", "argsort", "at_least", "at_most", "compact", "compact_async", "compact_if", "compact_if_async",
+    "compact_unordered", "compact_unordered_async", "compact_unordered_if", "compact_unordered_if_async",
+    "device_available", "equal_to", "exclusive_scan", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
+    "not_equal_to", "partition", "partition_async", "partition_unordered", "partition_unordered_async", "radix_sort",
+    "reduce", "reduce_async", "release_scratch",
+]
+
+device_available = _sluice.device_available
+release_scratch = _sluice.release_scratch
+
+
+class Predicate:
+    """Compares each element with a value: made by less_than, at_most, greater_than, at_least, equal_to,
+    not_equal_to. The value is converted to the array's dtype when the predicate is used."""
+
+    __slots__ = ("op", "value")
+
+    def __init__(self, op, value):
+        self.op = op
+        self.value = value
+
+    def __repr__(self):
+        return f"sluice.{_PREDICATE_NAMES[self.op]}({self.value!r})"
+
+
+_PREDICATE_NAMES = {"less": "less_than", "less_equal": "at_most", "greater": "greater_than",
+                    "greater_equal": "at_least", "equal": "equal_to", "not_equal": "not_equal_to"}
+
+
+def less_than(value):
+    """x < value"""
+    return Predicate("less", value)
+
+
+def at_most(value):
+    """x <= value"""
+    return Predicate("less_equal", value)
+
+
+def greater_than(value):
+    """x > value"""
+    return Predicate("greater", value)
+
+
+def at_least(value):
+    """x >= value"""
+    return Predicate("greater_equal", value)
+
+
+def equal_to(value):
+    """x == value"""
+    return Predicate("equal", value)
+
+
+def not_equal_to(value):
+    """x != value"""
+    return Predicate("not_equal", value)
+
+
+def _setting(x, stream):
+    """x's library, the stream the call runs on and the caller's scratch allocator."""
+    lib = _arrays.library(x)
+    s = _arrays.stream_of(x, lib, stream)
+    return lib, s, (_arrays.scratch_for(x, lib, s) if s or lib in ("torch", "cupy") else None)
+
+
+# reduce and scan ---------------------------------------------------------------------------------------------
+
+def reduce(x, *, op="sum", init=None, algorithm="best", stream=None):
+    """init op x[0] op ... op x[n-1] as a NumPy scalar of x's dtype. op: "sum", "product", "min" or "max";
+    init: the op's identity by default. On the GPU this waits for the result."""
+    lib, s, scratch = _setting(x, stream)
+    return _sluice._reduce("reduce", x, None, op, init, algorithm, s, scratch)
+
+
+def reduce_async(x, *, op="sum", init=None, out=None, algorithm="best", stream=None):
+    """The same, written to a 1-element array on x's device (out=, or a new one), which is returned; on the
+    GPU in stream order, without waiting."""
+    lib, s, scratch = _setting(x, stream)
+    if out is None:
+        _arrays.length(x, lib, "reduce_async")
+        out = _arrays.empty(x, lib, 1)
+    _sluice._reduce("reduce_async", x, out, op, init, algorithm, s, scratch)
+    return out
+
+
+def inclusive_scan(x, *, op="sum", out=None, algorithm="best", stream=None):
+    """out[i] = x[0] op ... op x[i]; out may be x (in place). Returns out."""
+    lib, s, scratch = _setting(x, stream)
+    if out is None:
+        out = _arrays.empty(x, lib, _arrays.length(x, lib, "inclusive_scan"))
+    _sluice._scan("inclusive_scan", x, out, True, op, None, algorithm, s, scratch)
+    return out
+
+
+def exclusive_scan(x, *, op="sum", init=None, out=None, algorithm="best", stream=None):
+    """out[i] = init op x[0] op ... op x[i-1], init the op's identity by default; out may be x. Returns out."""
+    lib, s, scratch = _setting(x, stream)
+    if out is None:
+        out = _arrays.empty(x, lib, _arrays.length(x, lib, "exclusive_scan"))
+    _sluice._scan("exclusive_scan", x, out, False, op, init, algorithm, s, scratch)
+    return out
+
+
+# compaction and partition ------------------------------------------------------------------------------------
+
+def _select(fn, run, x, mask, pred, out, unordered, count, asynchronous, algorithm, stream):
+    lib, s, scratch = _setting(x, stream)
+    if out is None:
+        out = _arrays.empty(x, lib, _arrays.length(x, lib, fn))
+    if asynchronous and count is None:
+        count = _arrays.empty(x, lib, 1, _arrays._COUNT)
+    pred_arg = None if pred is None else _predicate(fn, pred)
+    plain = _arrays.plain
+    n = run(fn, plain(x), plain(mask), pred_arg, plain(out), unordered, count if asynchronous else None, algorithm, s, scratch)
+    return out, (count if asynchronous else n)
+
+
+def _predicate(fn, pred):
+    if not isinstance(pred, Predicate):
+        raise TypeError(f"sluice.{fn}: the predicate is a {type(pred).__name__}; make one with sluice.less_than(v), "
+                        "at_most, greater_than, at_least, equal_to or not_equal_to")
+    return (pred.op, pred.value)
+
+
+def _compacted(out, n):
+    return out[:n]
+
+
+def compact(x, mask, *, out=None, algorithm="best", stream=None):
+    """The elements of x whose mask (bool or uint8) is non-zero, in input order: out[:count]."""
+    out, n = _select("compact", _sluice._compact, x, mask, None, out, False, None, False, algorithm, stream)
+    return _compacted(out, n)
+
+
+def compact_if(x, pred, *, out=None, algorithm="best", stream=None):
+    """The elements of x with pred(x) true (sluice.greater_than(0.5), ...), in input order."""
+    out, n = _select("compact_if", _sluice._compact, x, None, pred, out, False, None, False, algorithm, stream)
+    return _compacted(out, n)
+
+
+def compact_unordered(x, mask, *, out=None, algorithm="best", stream=None):
+    """As compact, the kept elements in any order (faster on the GPU)."""
+    out, n = _select("compact_unordered", _sluice._compact, x, mask, None, out, True, None, False, algorithm, stream)
+    return _compacted(out, n)
+
+
+def compact_unordered_if(x, pred, *, out=None, algorithm="best", stream=None):
+    """As compact_if, the kept elements in any order (faster on the GPU)."""
+    out, n = _select("compact_unordered_if", _sluice._compact, x, None, pred, out, True, None, False, algorithm, stream)
+    return _compacted(out, n)
+
+
+def compact_async(x, mask, *, out=None, count=None, algorithm="best", stream=None):
+    """(out, count): out (len(x) elements) holds the kept elements first; count, a 1-element array on x's
+    device, how many, written in stream order: the host does not wait."""
+    return _select("compact_async", _sluice._compact, x, mask, None, out, False, count, True, algorithm, stream)
+
+
+def compact_if_async(x, pred, *, out=None, count=None, algorithm="best", stream=None):
+    """compact_if without waiting: (out, count) as compact_async."""
+    return _select("compact_if_async", _sluice._compact, x, None, pred, out, False, count, True, algorithm, stream)
+
+
+def compact_unordered_async(x, mask, *, out=None, count=None, algorithm="best", stream=None):
+    """compact_unordered without waiting: (out, count) as compact_async."""
+    return _select("compact_unordered_async", _sluice._compact, x, mask, None, out, True, count, True, algorithm, stream)
+
+
+def compact_unordered_if_async(x, pred, *, out=None, count=None, algorithm="best", stream=None):
+    """compact_unordered_if without waiting: (out, count) as compact_async."""
+    return _select("compact_unordered_if_async", _sluice._compact, x, None, pred, out, True, count, True, algorithm, stream)
+
+
+def _mask_or_pred(how):
+    return (None, how) if isinstance(how, Predicate) else (how, None)
+
+
+def partition(x, mask_or_pred, *, out=None, algorithm="best", stream=None):
+    """(out, split): the kept elements (mask non-zero, or pred true) first, then the others, both in input
+    order; out has len(x) elements."""
+    mask, pred = _mask_or_pred(mask_or_pred)
+    return _select("partition", _sluice._partition, x, mask, pred, out, False, None, False, algorithm, stream)
+
+
+def partition_unordered(x, mask_or_pred, *, out=None, algorithm="best", stream=None):
+    """As partition; the kept elements keep input order, the others come in any order."""
+    mask, pred = _mask_or_pred(mask_or_pred)
+    return _select("partition_unordered", _sluice._partition, x, mask, pred, out, True, None, False, algorithm, stream)
+
+
+def partition_async(x, mask_or_pred, *, out=None, count=None, algorithm="best", stream=None):
+    """partition without waiting: (out, count), count a 1-element array on x's device."""
+    mask, pred = _mask_or_pred(mask_or_pred)
+    return _select("partition_async", _sluice._partition, x, mask, pred, out, False, count, True, algorithm, stream)
+
+
+def partition_unordered_async(x, mask_or_pred, *, out=None, count=None, algorithm="best", stream=None):
+    """partition_unordered without waiting: (out, count), count a 1-element array on x's device."""
+    mask, pred = _mask_or_pred(mask_or_pred)
+    return _select("partition_unordered_async", _sluice._partition, x, mask, pred, out, True, count, True, algorithm, stream)
+
+
+# sorting -----------------------------------------------------------------------------------------------------
+
+def _bits(fn, bits):
+    if bits is None:
+        return 0, -1
+    try:
+        begin, end = bits
+        return int(begin), int(end)
+    except (TypeError, ValueError):
+        raise ValueError(f"sluice.{fn}: bits={bits!r}: expected (begin, end)") from None
+
+
+def radix_sort(keys, values=None, *, descending=False, bits=None, inplace=False, algorithm="best", stream=None):
+    """Sorted keys, or (keys, values) with the values following their keys; stable. bits=(begin, end) sorts
+    by those bits of the key's order-preserving image. inplace=True sorts the given arrays, else copies."""
+    begin, end = _bits("radix_sort", bits)
+    lib, s, scratch = _setting(keys, stream)
+    if not inplace:
+        _arrays.length(keys, lib, "radix_sort", "keys")
+        keys = _arrays.copy(keys, lib)
+        if values is not None:
+            values = _arrays.copy(values, _arrays.library(values))
+    _sluice._radix_sort("radix_sort", keys, _arrays.plain(values), bool(descending), begin, end, algorithm, s, scratch)
+    return keys if values is None else (keys, values)
+
+
+def argsort(keys, *, descending=False, bits=None, algorithm="best", stream=None):
+    """The stable sorting permutation of keys, int64, on keys' device."""
+    begin, end = _bits("argsort", bits)
+    lib, s, scratch = _setting(keys, stream)
+    n = _arrays.length(keys, lib, "argsort", "keys")
+    k = _arrays.copy(keys, lib)
+    order = _arrays.arange(keys, lib, n)
+    _sluice._radix_sort("argsort", k, order, bool(descending), begin, end, algorithm, s, scratch)
+    return order
+
+
+# the registry ------------------------------------------------------------------------------------------------
+
+_PRIMITIVES = ("reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort")
+
+
+def list_algorithms(primitive=None):
+    """The algorithms of `sluice list`: dicts with primitive, name, devices, default_on, stable, summary, params."""
+    if primitive is not None and primitive not in _PRIMITIVES:
+        raise ValueError(f"sluice.list_algorithms: primitive={primitive!r}: expected one of {', '.join(_PRIMITIVES)}")
+    return [a for a in _sluice._algorithms() if primitive is None or a["primitive"] == primitive]
