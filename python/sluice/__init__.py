@@ -235,10 +235,11 @@ def radix_sort(keys, values=None, *, descending=False, bits=None, inplace=False,
     by those bits of the key's order-preserving image. inplace=True sorts the given arrays, else copies."""
     begin, end = _bits("radix_sort", bits)
     lib, s, scratch = _setting(keys, stream)
-    if not inplace:
-        _arrays.length(keys, lib, "radix_sort", "keys")
+    if not inplace:  # the arrays as given are checked, not their copies
+        _sluice._describe(_arrays.plain(keys), "radix_sort", "keys")
         keys = _arrays.copy(keys, lib)
         if values is not None:
+            _sluice._describe(_arrays.plain(values), "radix_sort", "values")
             values = _arrays.copy(values, _arrays.library(values))
     _sluice._radix_sort("radix_sort", keys, _arrays.plain(values), bool(descending), begin, end, algorithm, s, scratch)
     return keys if values is None else (keys, values)
@@ -248,7 +249,7 @@ def argsort(keys, *, descending=False, bits=None, algorithm="best", stream=None)
     """The stable sorting permutation of keys, int64, on keys' device."""
     begin, end = _bits("argsort", bits)
     lib, s, scratch = _setting(keys, stream)
-    n = _arrays.length(keys, lib, "argsort", "keys")
+    n = _sluice._describe(_arrays.plain(keys), "argsort", "keys")[0]
     k = _arrays.copy(keys, lib)
     order = _arrays.arange(keys, lib, n)
     _sluice._radix_sort("argsort", k, order, bool(descending), begin, end, algorithm, s, scratch)

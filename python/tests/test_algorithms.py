@@ -1,0 +1,183 @@
+"""list_algorithms(), and every CPU algorithm run by name on each primitive that takes it."""
+import threading
+
+import numpy as np
+import pytest
+
+import sluice
+from conftest import (assert_same_bits, assert_same_multiset, check_reduce, check_scan, make_mask, random_array,
+                      random_bytes_array, ref_sort_order)
+
+PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort"]
+# The CPU defaults, as docs/guide/cpu.md lists them.
+CPU_DEFAULTS = {"reduce": "vectorized", "scan": "billeter-scan", "compact": "billeter", "compact_unordered": "billeter",
+                "partition": "split", "partition_unordered": "split", "radix_sort": "lsd-parallel"}
+KEYS = {"primitive", "name", "devices", "default_on", "stable", "summary", "params"}
+
+
+def cpu_entries():
+    try:
+        entries = sluice.list_algorithms()
+    except Exception:  # reported by test_list_algorithms; the parametrisation must not break collection
+        return []
+    return [e for e in entries if "cpu" in e.get("devices", ())]
+
+
+def entry_id(e):
+    return "%s-%s" % (e["primitive"], e["name"])
+
+
+def test_list_algorithms():
+    entries = sluice.list_algorithms()
+    assert isinstance(entries, list) and entries
+    for e in entries:
+        assert isinstance(e, dict) and set(e) >= KEYS, "an entry lacks keys: %r" % e
+        assert e["primitive"] in PRIMITIVES, e
+        assert isinstance(e["name"], str) and e["name"]
+        assert isinstance(e["summary"], str) and e["summary"]
+        assert isinstance(e["stable"], bool)
+        assert set(e["devices"]) <= {"cpu", "cuda", "gl"} and e["devices"], e
+        assert set(e["default_on"]) <= set(e["devices"]), "default on a device it does not run on: %r" % e
+    for prim in PRIMITIVES:
+        cpu = [e for e in entries if e["primitive"] == prim and "cpu" in e["devices"]]
+        names = sorted(e["name"] for e in cpu)
+        assert len(set(names)) == len(names), "%s lists a CPU name twice: %r" % (prim, names)
+        defaults = [e["name"] for e in cpu if "cpu" in e["default_on"]]
+        assert defaults == [CPU_DEFAULTS[prim]], "%s: CPU default %r" % (prim, defaults)
+        assert "serial" in names or "lsd-serial" in names
+
+
+def test_list_algorithms_cpu_defaults_take_threads_and_simd():
+    for e in sluice.list_algorithms():
+        if "cpu" in e["default_on"]:
+            assert "threads" in str(e["params"]) and "simd" in str(e["params"]), e
+
+
+def test_list_algorithms_stability_flags():
+    by_key = {(e["primitive"], e["name"]): e for e in sluice.list_algorithms() if "cpu" in e["devices"]}
+    assert by_key[("partition_unordered", "split")]["stable"] is False
+    assert by_key[("partition", "split")]["stable"] is True
+    assert by_key[("radix_sort", "lsd-parallel")]["stable"] is True
+
+
+@pytest.mark.parametrize("prim", PRIMITIVES)
+def test_list_algorithms_filter(prim):
+    entries = sluice.list_algorithms(prim)
+    assert entries and all(e["primitive"] == prim for e in entries)
+    assert len(entries) == sum(1 for e in sluice.list_algorithms() if e["primitive"] == prim)
+
+
+def test_list_algorithms_unknown_primitive():
+    with pytest.raises(ValueError):
+        sluice.list_algorithms("no-such-primitive")
+
+
+# --------------------------------------------------------------------------------- every CPU algorithm
+
+
+def run_primitive(rng, prim, algo, n):
+    """Run every Python function of the primitive with algorithm=algo and check each result."""
+    if prim == "reduce":
+        for dtype in (np.int32, np.uint64, np.float32, np.float64):
+            for op in ("sum", "product", "min", "max"):
+                x = random_array(rng, dtype, n, kind="product" if op == "product" else "any")
+                check_reduce(sluice.reduce(x, op=op, algorithm=algo), x, op, what="%s %s" % (algo, op))
+                check_reduce(sluice.reduce_async(x, op=op, algorithm=algo)[0], x, op, what="async " + algo)
+    elif prim == "scan":
+        for dtype in (np.int32, np.uint64, np.float32, np.float64):
+            for op in ("sum", "max"):
+                x = random_array(rng, dtype, n)
+                check_scan(sluice.inclusive_scan(x, op=op, algorithm=algo), x, op, what=algo)
+                check_scan(sluice.exclusive_scan(x, op=op, algorithm=algo), x, op, exclusive=True, what=algo)
+    elif prim in ("compact", "compact_unordered"):
+        check = assert_same_multiset if prim == "compact_unordered" else assert_same_bits
+        for dtype in (np.uint8, np.int16, np.float32, np.float64, np.complex128):
+            x = random_bytes_array(rng, dtype, n)
+            mask = make_mask(rng, "random", n)
+            check(getattr(sluice, prim)(x, mask, algorithm=algo), x[mask], algo)
+            out, count = getattr(sluice, prim + "_async")(x, mask, algorithm=algo)
+            check(out[:int(count[0])], x[mask], algo + " async")
+        for dtype in (np.uint8, np.int32, np.float64):
+            x = random_array(rng, dtype, n)
+            check(getattr(sluice, prim + "_if")(x, sluice.greater_than(0), algorithm=algo), x[x > 0], algo)
+    elif prim in ("partition", "partition_unordered"):
+        rest_check = assert_same_multiset if prim == "partition_unordered" else assert_same_bits
+        for dtype in (np.uint8, np.float32, np.uint64, np.complex128):
+            x = random_bytes_array(rng, dtype, n)
+            mask = make_mask(rng, "random", n)
+            cases = [(mask, mask)]
+            if dtype != np.complex128:
+                cases.append((sluice.less_than(100), x < np.dtype(dtype).type(100)))
+            for arg, keep in cases:
+                out, split = getattr(sluice, prim)(x, arg, algorithm=algo)
+                assert int(split) == keep.sum(), algo
+                assert_same_bits(out[:split], x[keep], algo + " kept")
+                rest_check(out[split:n], x[~keep], algo + " rejected")
+    elif prim == "radix_sort":
+        for dtype in (np.int32, np.uint64, np.float32, np.float64):
+            keys = random_array(rng, dtype, n, kind="keys")
+            values = np.arange(n, dtype=np.uint32)
+            for desc in (False, True):
+                perm = ref_sort_order(keys, desc)
+                k, v = sluice.radix_sort(keys, values, descending=desc, algorithm=algo)
+                assert_same_bits(k, keys[perm], algo)
+                assert np.array_equal(v, perm.astype(np.uint32)), algo
+                assert np.array_equal(sluice.argsort(keys, descending=desc, algorithm=algo), perm), algo
+    else:
+        raise AssertionError("no runner for primitive %r" % prim)
+
+
+@pytest.mark.parametrize("entry", cpu_entries(), ids=entry_id)
+def test_cpu_algorithm_by_name(rng, entry):
+    for n in (0, 1, 1000, 300001):
+        run_primitive(rng, entry["primitive"], entry["name"], n)
+
+
+def test_every_primitive_has_cpu_entries():
+    assert {e["primitive"] for e in cpu_entries()} == set(PRIMITIVES)
+
+
+@pytest.mark.parametrize("params", ["threads=1", "threads=2", "threads=3", "simd=scalar", "simd=avx2", "simd=avx512",
+                                    "simd=auto,threads=2"])
+@pytest.mark.parametrize("prim", PRIMITIVES)
+def test_cpu_default_parameters(rng, prim, params):
+    algo = "%s:%s" % (CPU_DEFAULTS[prim], params)
+    try:
+        run_primitive(rng, prim, algo, 70001)
+    except sluice.Error as e:
+        # A SIMD level the processor lacks is 'unsupported'; anything else is a failure.
+        if e.code == "unsupported" and "simd=avx" in params:
+            pytest.skip("this processor lacks %s: %s" % (params, e))
+        raise
+
+
+# ------------------------------------------------------------------------------------------- threads
+
+
+def test_concurrent_calls(rng):
+    """The GIL is released while a call runs: calls from several Python threads at once all succeed."""
+    n = 1 << 18
+    xs = [random_bytes_array(rng, np.int32, n) for _ in range(4)]
+    masks = [make_mask(rng, "random", n) for _ in range(4)]
+    results = [None] * 4
+    errors = []
+
+    def work(i):
+        try:
+            for _ in range(5):
+                results[i] = (sluice.compact(xs[i], masks[i]), sluice.inclusive_scan(xs[i]),
+                              sluice.radix_sort(xs[i]))
+        except Exception as e:  # re-raised below, in the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for i in range(4):
+        c, s, k = results[i]
+        assert_same_bits(c, xs[i][masks[i]], "compact")
+        assert np.array_equal(s, np.cumsum(xs[i], dtype=np.int32))
+        assert np.array_equal(k, np.sort(xs[i]))
