@@ -35,9 +35,37 @@ def _say(*words):
     print("sluice build:", *words, file=sys.stderr, flush=True)
 
 
+def _environment():
+    """The caller's environment without pip's build isolation (PYTHONPATH to an overlay that hides site-packages):
+    CMake looks there for pybind11 and DLPack's header, in the environment the module is built for."""
+    env = dict(os.environ)
+    for name in ("PYTHONPATH", "PYTHONNOUSERSITE"):
+        env.pop(name, None)
+    return env
+
+
 def _run(cmd):
     _say(" ".join(shlex.quote(str(c)) for c in cmd))
-    subprocess.run([str(c) for c in cmd], check=True)
+    subprocess.run([str(c) for c in cmd], check=True, env=_environment())
+
+
+def _tool(name):
+    """A working `name` (cmake, ninja, make): the first on PATH that runs. pip's build isolation hides the
+    site-packages of the cmake and ninja Python packages, whose PATH entries are scripts that import them: their
+    programs are then taken from beside those scripts' environment."""
+    candidates = []
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        c = Path(d or ".") / name
+        if c.is_file() and os.access(c, os.X_OK):
+            candidates.append(c)
+            candidates += sorted(c.resolve().parent.parent.glob(f"lib/python3*/site-packages/{name}/data/bin/{name}"))
+    for c in candidates:
+        try:
+            if subprocess.run([str(c), "--version"], capture_output=True, timeout=60).returncode == 0:
+                return str(c)
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return None
 
 
 def _build_module():
@@ -48,7 +76,7 @@ def _build_module():
     env_path = os.environ.get("PATH", "")
     if not shutil.which("nvcc") and os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
         os.environ["PATH"] = "/usr/local/cuda/bin" + os.pathsep + env_path  # where CUDA installs it
-    cmake = shutil.which("cmake")
+    cmake = _tool("cmake")
     if not cmake:
         raise RuntimeError("sluice: CMake 3.25 or later is needed to build the module (Debian: apt-get install cmake)")
     kept = os.environ.get("SLUICE_BUILD_DIR")
@@ -56,6 +84,8 @@ def _build_module():
     build = (Path(os.environ.get("PWD", ".")) / kept).resolve() if kept else Path(tempfile.mkdtemp(prefix="sluice-build-"))
     options = [f"-DPython_EXECUTABLE={sys.executable}", "-DSLUICE_BUILD_PYTHON=ON"]
     if not (build / "CMakeCache.txt").exists():  # a new folder: only what the module needs
+        if not _tool("make") and _tool("ninja"):
+            options += ["-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={_tool('ninja')}"]
         options += ["-DCMAKE_BUILD_TYPE=Release", "-DSLUICE_BUILD_TESTS=OFF", "-DSLUICE_BUILD_TOOLS=OFF",
                     "-DSLUICE_BUILD_BENCHMARKS=OFF", "-DSLUICE_ENABLE_GL=OFF", "-DSLUICE_STATIC_CUDART=ON"]
     cuda = os.environ.get("SLUICE_ENABLE_CUDA")

@@ -75,10 +75,16 @@ def not_equal_to(value):
 
 
 def _setting(x, stream):
-    """x's library, the stream the call runs on and the caller's scratch allocator."""
+    """x's library, the stream the call runs on, the caller's scratch allocator and the stream the library
+    orders its own work on (the call waits for that one where it differs)."""
     lib = _arrays.library(x)
-    s = _arrays.stream_of(x, lib, stream)
-    return lib, s, (_arrays.scratch_for(x, lib, s) if s or lib in ("torch", "cupy") else None)
+    producer = _arrays.current_stream(x, lib)
+    s = producer if stream is None else _arrays.stream_of(x, lib, stream)
+    return lib, s, (_arrays.scratch_for(x, lib, s) if lib in ("torch", "cupy") else None), producer
+
+
+def _raw(a, producer):
+    return None if a is None else _arrays.raw(a, _arrays.library(a), producer)
 
 
 # reduce and scan ---------------------------------------------------------------------------------------------
@@ -86,50 +92,50 @@ def _setting(x, stream):
 def reduce(x, *, op="sum", init=None, algorithm="best", stream=None):
     """init op x[0] op ... op x[n-1] as a NumPy scalar of x's dtype. op: "sum", "product", "min" or "max";
     init: the op's identity by default. On the GPU this waits for the result."""
-    lib, s, scratch = _setting(x, stream)
-    return _sluice._reduce("reduce", x, None, op, init, algorithm, s, scratch)
+    lib, s, scratch, producer = _setting(x, stream)
+    return _sluice._reduce("reduce", _raw(x, producer), None, op, init, algorithm, s, scratch)
 
 
 def reduce_async(x, *, op="sum", init=None, out=None, algorithm="best", stream=None):
     """The same, written to a 1-element array on x's device (out=, or a new one), which is returned; on the
     GPU in stream order, without waiting."""
-    lib, s, scratch = _setting(x, stream)
+    lib, s, scratch, producer = _setting(x, stream)
     if out is None:
         _arrays.length(x, lib, "reduce_async")
         out = _arrays.empty(x, lib, 1)
-    _sluice._reduce("reduce_async", x, out, op, init, algorithm, s, scratch)
+    _sluice._reduce("reduce_async", _raw(x, producer), _raw(out, producer), op, init, algorithm, s, scratch)
     return out
 
 
 def inclusive_scan(x, *, op="sum", out=None, algorithm="best", stream=None):
     """out[i] = x[0] op ... op x[i]; out may be x (in place). Returns out."""
-    lib, s, scratch = _setting(x, stream)
+    lib, s, scratch, producer = _setting(x, stream)
     if out is None:
         out = _arrays.empty(x, lib, _arrays.length(x, lib, "inclusive_scan"))
-    _sluice._scan("inclusive_scan", x, out, True, op, None, algorithm, s, scratch)
+    _sluice._scan("inclusive_scan", _raw(x, producer), _raw(out, producer), True, op, None, algorithm, s, scratch)
     return out
 
 
 def exclusive_scan(x, *, op="sum", init=None, out=None, algorithm="best", stream=None):
     """out[i] = init op x[0] op ... op x[i-1], init the op's identity by default; out may be x. Returns out."""
-    lib, s, scratch = _setting(x, stream)
+    lib, s, scratch, producer = _setting(x, stream)
     if out is None:
         out = _arrays.empty(x, lib, _arrays.length(x, lib, "exclusive_scan"))
-    _sluice._scan("exclusive_scan", x, out, False, op, init, algorithm, s, scratch)
+    _sluice._scan("exclusive_scan", _raw(x, producer), _raw(out, producer), False, op, init, algorithm, s, scratch)
     return out
 
 
 # compaction and partition ------------------------------------------------------------------------------------
 
 def _select(fn, run, x, mask, pred, out, unordered, count, asynchronous, algorithm, stream):
-    lib, s, scratch = _setting(x, stream)
+    lib, s, scratch, producer = _setting(x, stream)
     if out is None:
         out = _arrays.empty(x, lib, _arrays.length(x, lib, fn))
     if asynchronous and count is None:
         count = _arrays.empty(x, lib, 1, _arrays._COUNT)
     pred_arg = None if pred is None else _predicate(fn, pred)
-    plain = _arrays.plain
-    n = run(fn, plain(x), plain(mask), pred_arg, plain(out), unordered, count if asynchronous else None, algorithm, s, scratch)
+    n = run(fn, _raw(x, producer), _raw(mask, producer), pred_arg, _raw(out, producer), unordered,
+            _raw(count, producer) if asynchronous else None, algorithm, s, scratch)
     return out, (count if asynchronous else n)
 
 
@@ -234,25 +240,25 @@ def radix_sort(keys, values=None, *, descending=False, bits=None, inplace=False,
     """Sorted keys, or (keys, values) with the values following their keys; stable. bits=(begin, end) sorts
     by those bits of the key's order-preserving image. inplace=True sorts the given arrays, else copies."""
     begin, end = _bits("radix_sort", bits)
-    lib, s, scratch = _setting(keys, stream)
+    lib, s, scratch, producer = _setting(keys, stream)
     if not inplace:  # the arrays as given are checked, not their copies
-        _sluice._describe(_arrays.plain(keys), "radix_sort", "keys")
+        _sluice._describe(_raw(keys, producer), "radix_sort", "keys")
         keys = _arrays.copy(keys, lib)
         if values is not None:
-            _sluice._describe(_arrays.plain(values), "radix_sort", "values")
+            _sluice._describe(_raw(values, producer), "radix_sort", "values")
             values = _arrays.copy(values, _arrays.library(values))
-    _sluice._radix_sort("radix_sort", keys, _arrays.plain(values), bool(descending), begin, end, algorithm, s, scratch)
+    _sluice._radix_sort("radix_sort", _raw(keys, producer), _raw(values, producer), bool(descending), begin, end, algorithm, s, scratch)
     return keys if values is None else (keys, values)
 
 
 def argsort(keys, *, descending=False, bits=None, algorithm="best", stream=None):
     """The stable sorting permutation of keys, int64, on keys' device."""
     begin, end = _bits("argsort", bits)
-    lib, s, scratch = _setting(keys, stream)
-    n = _sluice._describe(_arrays.plain(keys), "argsort", "keys")[0]
+    lib, s, scratch, producer = _setting(keys, stream)
+    n = _sluice._describe(_raw(keys, producer), "argsort", "keys")[0]
     k = _arrays.copy(keys, lib)
     order = _arrays.arange(keys, lib, n)
-    _sluice._radix_sort("argsort", k, order, bool(descending), begin, end, algorithm, s, scratch)
+    _sluice._radix_sort("argsort", _raw(k, producer), _raw(order, producer), bool(descending), begin, end, algorithm, s, scratch)
     return order
 
 

@@ -6,6 +6,44 @@ import numpy as np
 from . import _sluice
 
 
+RAW = object()  # marks the descriptors of raw() for the compiled module
+
+_TORCH_KINDS = {}  # torch dtype -> (kind, bytes), made at the first tensor
+
+
+def _torch_kind(dtype):
+    if not _TORCH_KINDS:
+        torch = _torch()
+        for name, kind in (("bool", ("b", 1)), ("uint8", ("u", 1)), ("int8", ("i", 1)), ("int16", ("i", 2)),
+                           ("int32", ("i", 4)), ("int64", ("i", 8)), ("float16", ("f", 2)), ("bfloat16", ("B", 2)),
+                           ("float32", ("f", 4)), ("float64", ("f", 8)), ("complex64", ("c", 8)),
+                           ("complex128", ("c", 16)), ("uint16", ("u", 2)), ("uint32", ("u", 4)), ("uint64", ("u", 8))):
+            if hasattr(torch, name):
+                _TORCH_KINDS[getattr(torch, name)] = kind
+    return _TORCH_KINDS.get(dtype)
+
+
+def raw(a, lib, producer):
+    """a as the compiled module reads it fastest: PyTorch tensors and CuPy arrays by their attributes (a
+    DLPack export costs several microseconds a call), anything else as it is. `producer`: the stream the
+    library orders its work on (the call waits for it where it runs on another)."""
+    if lib == "torch" and a is not None:
+        if a.dim() != 1 or (a.stride(0) != 1 and a.numel() > 1) or a.is_conj() or a.is_neg():
+            return plain(a)  # the compiled module's checks and errors
+        kind = _torch_kind(a.dtype)
+        if kind is None:
+            return a
+        cuda = a.is_cuda
+        return (RAW, a.data_ptr(), a.numel(), kind[0], kind[1], cuda, a.get_device() if cuda else 0, True,
+                producer if cuda else 0, a)
+    if lib == "cupy" and a is not None:
+        if a.ndim != 1 or (a.strides[0] != a.itemsize and a.size > 1):
+            return a
+        d = a.dtype
+        return (RAW, a.data.ptr, a.size, d.kind, d.itemsize, True, a.device.id, True, producer, a)
+    return plain(a)
+
+
 def library(x):
     """'numpy', 'torch', 'cupy' or 'other'."""
     if isinstance(x, np.ndarray):
@@ -135,8 +173,15 @@ def stream_of(x, lib, stream):
             return int(stream.ptr)
         raise TypeError(f"sluice: stream={stream!r}: expected a torch.cuda.Stream, a cupy.cuda.Stream, an object with "
                         "__cuda_stream__ or a cudaStream_t as an int")
+    return current_stream(x, lib)
+
+
+def current_stream(x, lib):
+    """The library's current stream on x's device (an int; 0 for host arrays and other libraries)."""
     if lib == "torch" and x.is_cuda:
-        return _torch().cuda.current_stream(x.device).cuda_stream
+        torch = _torch()
+        fast = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # an int, without making a Stream object
+        return fast(x.get_device()) if fast else torch.cuda.current_stream(x.device).cuda_stream
     if lib == "cupy":
         return _cupy().cuda.get_current_stream().ptr
     return 0
@@ -146,7 +191,13 @@ def scratch_for(x, lib, stream):
     """(allocate(nbytes) -> pointer, free(pointer)) from the caller's allocator, or None for sluice's own pool."""
     if lib == "torch" and x.is_cuda:
         torch = _torch()
-        device = x.device.index if x.device.index is not None else torch.cuda.current_device()
+        # The caching allocator's own entry points (the call has made x's device current); the public
+        # wrappers cost a device switch each.
+        alloc = getattr(torch._C, "_cuda_cudaCachingAllocator_raw_alloc", None)
+        free = getattr(torch._C, "_cuda_cudaCachingAllocator_raw_delete", None)
+        if alloc and free:
+            return (lambda n: alloc(n, stream), free)
+        device = x.get_device()
         return (lambda n: torch.cuda.caching_allocator_alloc(n, device, stream), torch.cuda.caching_allocator_delete)
     if lib == "cupy":
         cupy = _cupy()

@@ -32,18 +32,16 @@ T value_as(py::handle v, const std::string& fn, const char* what) {
     }
     return static_cast<T>(d);
   } else {
-    if (PyFloat_Check(v.ptr()) || py::hasattr(v, "is_integer")) {  // a float: only where it is a whole number in range
+    PyObject* index = PyNumber_Index(v.ptr());  // Python and NumPy integers, bool
+    if (index == nullptr) {
+      PyErr_Clear();
+      // A float: only where it is a whole number in range.
       const double d = PyFloat_AsDouble(v.ptr());
       if (PyErr_Occurred()) PyErr_Clear(), bad("is not a number");
       if (!std::isfinite(d) || d != std::floor(d)) bad("is not an integer, as the array's elements are");
       if (d < static_cast<double>(std::numeric_limits<T>::lowest()) || d >= std::ldexp(1.0, std::numeric_limits<T>::digits))
         bad("does not fit the array's dtype");
       return static_cast<T>(d);
-    }
-    PyObject* index = PyNumber_Index(v.ptr());
-    if (index == nullptr) {
-      PyErr_Clear();
-      bad("is not an integer");
     }
     const auto i = py::reinterpret_steal<py::object>(index);
     int overflow = 0;
