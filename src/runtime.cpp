@@ -374,7 +374,10 @@ void check_device_pointer(const char* fn, const char* arg, const void* p) {
 // The caller's allocator, where the thread has one, serves plain scratch in place of the stream's kept buffer
 // and the pool: it caches on its own terms.
 void* scratch_alloc(std::size_t bytes, CUstream_st* stream, const char* fn) {
-  if (const scratch_allocator* a = callers_allocator) return callers_scratch(*a, bytes, stream, fn);
+  if (const scratch_allocator* a = callers_allocator) {
+    require_device(fn);  // a synchronous count's word comes before the call's own check: no GPU is no_device
+    return callers_scratch(*a, bytes, stream, fn);
+  }
   if (void* own = borrow_stream_scratch(false, bytes, stream, fn, nullptr)) return own;
   void* p = nullptr;
   cudaMemPool_t pool = pool_for_current_device(fn);

@@ -10,9 +10,9 @@ namespace sluice {
 // Where a thread's CUDA scratch comes from while a scoped_scratch_allocator lives: the caller's allocator, in
 // place of sluice's stream-ordered pool and each stream's kept scratch buffer. It does its own caching: sluice
 // asks it at every call that needs scratch and gives the memory back before the call returns. The look-back
-// tile states each stream keeps (up to 1 MiB, zeroed once) stay sluice's. Both functions may be called from
-// any thread that made the scope, with the stream of the sluice call; during a stream capture they must be
-// capturable (cudaMallocAsync and cudaFreeAsync are). Without CUDA the setting has nothing to serve.
+// tile states each stream keeps (up to 1 MiB, zeroed once) stay sluice's. sluice calls both functions on the
+// calling thread, with the call's stream; during a stream capture they must be capturable (cudaMallocAsync and
+// cudaFreeAsync are). Without CUDA the setting has nothing to serve.
 struct scratch_allocator {
   // Memory of at least `bytes` bytes usable by work on `stream` from now on (stream ordered), or nullptr where
   // none can be had (the call then throws errc::out_of_memory). May throw: the exception reaches the caller.
