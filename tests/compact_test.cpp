@@ -51,6 +51,35 @@ TEST(api, cpu_moves_of_misaligned_ranges_u32) { cpu_moves_of_misaligned_ranges<s
 TEST(api, cpu_moves_of_misaligned_ranges_u64) { cpu_moves_of_misaligned_ranges<std::uint64_t>(); }
 TEST(api, cpu_moves_of_misaligned_ranges_vec4u) { cpu_moves_of_misaligned_ranges<vec4u>(); }
 
+
+// In place (out is in) with many threads, by flags and by predicate, ordered and not: each thread's run would
+// land on input an earlier block is still reading; the result must be the serial one.
+TEST(api, cpu_compact_in_place_with_threads) {
+  const std::size_t n = (std::size_t{1} << 21) + 17;  // many blocks
+  std::vector<std::uint32_t> x(n);
+  std::vector<std::uint8_t> flags(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<std::uint32_t>(i * 2654435761u);
+    flags[i] = (x[i] >> 13) % 3 != 0;  // two thirds kept: the runs overlap the blocks before them
+  }
+  const auto pred = less_than(std::uint32_t{3} << 30);
+  std::vector<std::uint32_t> want_flags(n), want_pred(n);
+  want_flags.resize(sluice::compact(x, flags, want_flags, {device::cpu, "serial"}));
+  want_pred.resize(sluice::compact_if(x, want_pred, pred, {device::cpu, "serial"}));
+  for (const char* spec : {"billeter:threads=8", "best"}) {
+    SCOPED_TRACE(spec);
+    auto a = x;
+    ASSERT_EQ(sluice::compact(a, flags, a, {device::cpu, spec}), want_flags.size());
+    EXPECT_TRUE(std::equal(want_flags.begin(), want_flags.end(), a.begin()));
+    a = x;
+    ASSERT_EQ(sluice::compact_unordered(a, flags, a, {device::cpu, spec}), want_flags.size());
+    EXPECT_TRUE(std::equal(want_flags.begin(), want_flags.end(), a.begin()));  // the CPU keeps the order
+    a = x;
+    ASSERT_EQ(sluice::compact_if(a, a, pred, {device::cpu, spec}), want_pred.size());
+    EXPECT_TRUE(std::equal(want_pred.begin(), want_pred.end(), a.begin()));
+  }
+}
+
 // compact_unordered_if_async, the order-free compaction by predicate that leaves its count in *count: the kept set
 // of compact_if in any order, by the library's predicate and by a lambda; into a short output the full count,
 // only kept elements and nothing past its end; a null count refused.

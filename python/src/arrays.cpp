@@ -141,8 +141,8 @@ array from_cuda_array_interface(py::handle obj, const char* fn, const char* arg)
 // PyTorch tensors and CuPy arrays as sluice/_arrays.py describes them, where reading their attributes costs less
 // than a DLPack export (1-D contiguous checked there): (raw_marker, pointer, size, kind, bytes, cuda, device,
 // writable, producer stream, the array).
-py::object raw_marker() {
-  static py::object marker = py::module_::import("sluice._arrays").attr("RAW");
+PyObject* raw_marker() {  // kept for the life of the process: no reference to drop after the interpreter is gone
+  static PyObject* marker = py::module_::import("sluice._arrays").attr("RAW").release().ptr();
   return marker;
 }
 
@@ -162,7 +162,7 @@ array from_raw(py::handle obj) {
 
 array view(py::handle obj, const char* fn, const char* arg, std::uintptr_t stream) {
   if (py::isinstance<py::array>(obj)) return from_numpy(obj, fn, arg);
-  if (PyTuple_Check(obj.ptr()) && PyTuple_GET_SIZE(obj.ptr()) == 10 && PyTuple_GET_ITEM(obj.ptr(), 0) == raw_marker().ptr())
+  if (PyTuple_Check(obj.ptr()) && PyTuple_GET_SIZE(obj.ptr()) == 10 && PyTuple_GET_ITEM(obj.ptr(), 0) == raw_marker())
     return from_raw(obj);
   if (py::hasattr(obj, "__dlpack__") && py::hasattr(obj, "__dlpack_device__")) return from_dlpack(obj, fn, arg, stream);
   if (py::hasattr(obj, "__cuda_array_interface__")) return from_cuda_array_interface(obj, fn, arg);

@@ -89,7 +89,10 @@ void scan(const algorithm_info& a, std::string_view spec, std::span<const T> in,
 template <class T, class Sel>
 std::uint64_t compact(const algorithm_info& a, std::string_view spec, std::span<const T> in, std::span<T> out, Sel sel,
                       const char* fn) {
-  if (is_serial(a)) return compact_serial(in, out, sel);
+  // In place (out is in): the blocks' threads would write their runs over input that earlier blocks are still
+  // reading. One thread writes each element at or before the place it reads it from.
+  const bool in_place = out.data() < in.data() + in.size() && in.data() < out.data() + out.size();
+  if (is_serial(a) || in_place) return compact_serial(in, out, sel);
   const auto p = cpu_backend::make_plan(spec, fn);
   if constexpr (std::is_same_v<Sel, detail::flag_select> && detail::precompiled_storage_v<sizeof(T), alignof(T)>) {
     return cpu_backend::compact(p, detail::as_storage(in), detail::as_storage(out), sel);
