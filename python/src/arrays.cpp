@@ -142,7 +142,7 @@ array from_cuda_array_interface(py::handle obj, const char* fn, const char* arg)
 // than a DLPack export (1-D contiguous checked there): (raw_marker, pointer, size, kind, bytes, cuda, device,
 // writable, producer stream, the array).
 PyObject* raw_marker() {  // kept for the life of the process: no reference to drop after the interpreter is gone
-  static PyObject* marker = py::module_::import("sluice._arrays").attr("RAW").release().ptr();
+  static PyObject* marker = py::object(py::module_::import("sluice._arrays").attr("RAW")).release().ptr();
   return marker;
 }
 
