@@ -1,5 +1,6 @@
-"""sluice: reduction, scan, stream compaction, partition and radix sort on NumPy arrays (CPU) and on PyTorch,
-CuPy, JAX or Numba arrays (CPU or CUDA), read and written where they are.
+"""sluice: reduction, scan, stream compaction, partition and radix sort on NumPy arrays (CPU), PyTorch tensors
+and CuPy arrays (CPU or CUDA) and any array with __dlpack__ or __cuda_array_interface__, read and written where
+they are.
 
     import numpy as np, sluice
     x = np.random.rand(1 << 20).astype(np.float32)
