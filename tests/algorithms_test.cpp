@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 #include "test_support.hpp"
 
@@ -59,6 +60,25 @@ TEST(api, list_has_a_default_per_primitive_and_device) {
     }
   for (auto p : {primitive::reduce, primitive::compact, primitive::compact_unordered})  // the papers' systems on gl
     EXPECT_TRUE(find_algorithm(p, device::gl, "best", "test").on_gl) << to_string(p);
+}
+
+// The runs family: a serial reference and the three-phase default on the CPU, taking the CPU's tunables; no
+// entry on cuda or gl, which find_algorithm says as unsupported.
+TEST(api, runs_are_registered_on_the_cpu_only) {
+  for (auto p : {primitive::unique, primitive::run_length_encode}) {
+    SCOPED_TRACE(std::string(to_string(p)));
+    const auto& best = find_algorithm(p, device::cpu, "best", "test");
+    EXPECT_EQ(best.name, "three-phase");
+    EXPECT_TRUE(best.stable);
+    EXPECT_TRUE(takes_params(best, "three-phase:threads=2,simd=scalar", "t"));
+    EXPECT_FALSE(takes_params(best, "three-phase:s=2", "t"));
+    EXPECT_EQ(find_algorithm(p, device::cpu, "serial", "test").name, "serial");
+    for (auto d : {device::cuda, device::gl})
+      expect_error(errc::unsupported, {"the " + std::string(to_string(d)) + " device has no " + std::string(to_string(p)) + " algorithm"},
+                   [&] { (void)find_algorithm(p, d, "best", "test"); });
+  }
+  EXPECT_EQ(to_string(primitive::unique), "unique");
+  EXPECT_EQ(to_string(primitive::run_length_encode), "run_length_encode");
 }
 
 }  // namespace

@@ -266,7 +266,8 @@ TEST_P(cpu_plans, against_reference) {
     EXPECT_EQ(t.failed, 0u) << to_string(a.prim) << " " << a.name;
     EXPECT_GT(t.passed, 0u) << to_string(a.prim) << " " << a.name << ": no case ran";
   }
-  EXPECT_EQ(entries, 7);  // vectorized, billeter-scan, billeter (compact, compact_unordered), split (partition, partition_unordered), lsd-parallel
+  EXPECT_EQ(entries, 9);  // vectorized, billeter-scan, billeter (compact, compact_unordered), split (partition, partition_unordered), lsd-parallel,
+                         // three-phase (unique, run_length_encode)
 }
 
 INSTANTIATE_TEST_SUITE_P(cpu, cpu_plans,

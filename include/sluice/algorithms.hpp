@@ -12,7 +12,7 @@
 
 namespace sluice {
 
-enum class primitive { reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort };
+enum class primitive { reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort, unique, run_length_encode };
 
 constexpr std::string_view to_string(primitive p) noexcept {
   switch (p) {
@@ -23,6 +23,8 @@ constexpr std::string_view to_string(primitive p) noexcept {
     case primitive::partition: return "partition";
     case primitive::partition_unordered: return "partition_unordered";
     case primitive::radix_sort: return "radix_sort";
+    case primitive::unique: return "unique";
+    case primitive::run_length_encode: return "run_length_encode";
   }
   return "unknown";
 }
@@ -130,6 +132,11 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::radix_sort,        "onesweep",     false, true,  true,  false, true,  "Adinets-Merrill Onesweep: one histogram read, then one pass per 8-bit digit (ballot ranking, per-digit look-back)", "portion=N (keys per launch of a digit pass, whole tiles; default and most about 2^28: smaller only to test the hand-over between launches)", tunables::onesweep},
   {primitive::radix_sort,        "cub",          false, true,  true,  false, false, "cub::DeviceRadixSort (CCCL Onesweep): integer keys and values as they are, float keys as their order-preserving image"},
   {primitive::radix_sort,        "split-radix",  false, true,  true,  false, false, "Billeter Sec. 5.3: one stable stream split (scan-scatter) per key bit"},
+  // The runs family (unique, unique_by_key: unique; run_length_encode, non_trivial_runs: run_length_encode): cpu only.
+  {primitive::unique,            "serial",       true,  false, true,  false, false, "the first element of each run of equal elements (operator==), one thread, in place allowed"},
+  {primitive::unique,            "three-phase",  true,  false, true,  true,  false, "Billeter Sec. 3 on P threads, a run head (in[i] != in[i-1]) as the valid element: heads counted per cache-sized block, prefix chained over the blocks, heads moved while the block is in cache", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; the runs have no SIMD kernels)", tunables::cpu},
+  {primitive::run_length_encode, "serial",       true,  false, true,  false, false, "each run's element and length (or offset and length of the runs longer than one), one thread"},
+  {primitive::run_length_encode, "three-phase",  true,  false, true,  true,  false, "Billeter Sec. 3 on P threads as unique, the prefix also carrying the last run head before each block, so that the block holding a run's successor writes its length", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; the runs have no SIMD kernels)", tunables::cpu},
   // The gl device: the papers' systems in fragment, geometry and vertex shaders (docs/guide/gl.md).
   {primitive::reduce,            "goddeke-multipass", false, false, true, false, false, "Goeddeke tutorial in fragment shaders: 2x2 groups of an M x M texture, coordinates from the fragment position, ping-pong render-to-texture passes to 1x1 (commutative op)", {}, {}, true, true},
   {primitive::compact,           "roger",        false, false, true,  false, false, "Roger 2007 Sec. III in fragment shaders: blocks of s, Hillis-Steele prefix sums + Fig. 5 search, blocks concatenated by line segments split in a geometry shader (Fig. 7)", "s=64 (2..1024, power of 2)", tunables::gl_roger, true, true},

@@ -1,4 +1,4 @@
-// sluice: reduction, scan, stream compaction, partition and radix sort on CPUs and CUDA GPUs.
+// sluice: reduction, scan, stream compaction, partition, radix sort and runs (unique, run-length encoding) on CPUs and CUDA GPUs.
 #pragma once
 #include "sluice/algorithms.hpp"
 #include "sluice/compact.hpp"
@@ -7,6 +7,7 @@
 #include "sluice/options.hpp"
 #include "sluice/partition.hpp"
 #include "sluice/reduce.hpp"
+#include "sluice/runs.hpp"
 #include "sluice/scan.hpp"
 #include "sluice/scratch.hpp"
 #include "sluice/sort.hpp"

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "sluice/detail/radix_key.hpp"
@@ -47,6 +48,17 @@ std::vector<T> partition(const std::vector<T>& in, const std::vector<bool>& keep
   for (std::size_t i = 0; i < in.size(); ++i)
     if (!keep[i]) out.push_back(in[i]);
   return out;
+}
+
+// The runs of in, maximal stretches of elements equal by operator== (NaN != NaN), as (offset, length).
+template <class T>
+std::vector<std::pair<std::uint64_t, std::uint64_t>> runs(const std::vector<T>& in) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> r;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (i == 0 || !(in[i] == in[i - 1])) r.push_back({i, 0});
+    ++r.back().second;
+  }
+  return r;
 }
 
 // Stable sort by the key image's bit window; returns the permutation (input positions in sorted order).

@@ -58,5 +58,6 @@ void verify_scan(context& c);
 void verify_compact(context& c);
 void verify_partition(context& c);
 void verify_sort(context& c);
+void verify_runs(context& c);
 
 }  // namespace sluice::verify

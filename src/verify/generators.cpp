@@ -252,10 +252,63 @@ T nth_smallest(const std::vector<T>& v, std::uint64_t q) {
   return in_bucket[q - before];
 }
 
+std::string to_string(run_pattern p) {
+  switch (p) {
+    case run_pattern::alternating: return "alternating";
+    case run_pattern::all_equal: return "all-equal";
+    case run_pattern::distinct: return "distinct";
+    case run_pattern::pairs: return "pairs";
+    case run_pattern::short_runs: return "short-runs";
+    case run_pattern::long_runs: return "long-runs";
+  }
+  return "?";
+}
+
+template <class T>
+std::vector<T> make_runs(std::uint64_t n, run_pattern p, std::uint64_t seed) {
+  if (p == run_pattern::distinct) return make_values<T>(n, seed);
+  const std::uint64_t key = stream_key(seed ^ golden);
+  const auto pool = make_values<T>(2, seed);
+  T a = pool.size() ? pool[0] : T{}, b = pool.size() > 1 ? pool[1] : T{};
+  const auto bump = [](T x) {  // a different value: the lowest byte moved by one (floats stay finite)
+    unsigned char byte;
+    std::memcpy(&byte, &x, 1);
+    ++byte;
+    std::memcpy(static_cast<void*>(&x), &byte, 1);
+    return x;
+  };
+  if (a == b) b = bump(a);
+  std::vector<T> v(n);
+  if (p == run_pattern::all_equal) {
+    std::fill(v.begin(), v.end(), a);
+    return v;
+  }
+  if (p == run_pattern::alternating) {
+    for (std::uint64_t i = 0; i < n; ++i) v[i] = i % 2 ? b : a;
+    return v;
+  }
+  const std::uint64_t most = p == run_pattern::pairs ? 2 : p == run_pattern::short_runs ? 8 : 5000;
+  const auto values = make_values<T>(n, seed + 1);  // run r takes values[r], bumped where it equals the run before
+  std::uint64_t r = 0;
+  T prev = b;
+  for (std::uint64_t i = 0; i < n; ++r) {
+    T x = values[r];
+    if (r == 0) x = a;
+    else if (x == prev) x = bump(x);
+    const std::uint64_t len = p == run_pattern::pairs ? 2 : 1 + word(key, r) % most;
+    for (std::uint64_t j = 0; j < len && i < n; ++j) v[i++] = x;
+    prev = x;
+  }
+  return v;
+}
+
 #define SLUICE_GEN(T) \
   template std::vector<T> make_values<T>(std::uint64_t, std::uint64_t, value_kind);
 SLUICE_GEN(std::uint8_t) SLUICE_GEN(std::int32_t) SLUICE_GEN(std::uint32_t) SLUICE_GEN(std::int64_t)
 SLUICE_GEN(std::uint64_t) SLUICE_GEN(float) SLUICE_GEN(double) SLUICE_GEN(sluice::vec4u)
+#define SLUICE_RUNS(T) template std::vector<T> make_runs<T>(std::uint64_t, run_pattern, std::uint64_t);
+SLUICE_RUNS(std::uint8_t) SLUICE_RUNS(std::int32_t) SLUICE_RUNS(std::uint32_t) SLUICE_RUNS(std::int64_t)
+SLUICE_RUNS(std::uint64_t) SLUICE_RUNS(float) SLUICE_RUNS(double) SLUICE_RUNS(sluice::vec4u)
 #define SLUICE_KEYS(K) template std::vector<K> make_keys<K>(std::uint64_t, key_pattern, std::uint64_t);
 SLUICE_KEYS(std::uint32_t) SLUICE_KEYS(std::int32_t) SLUICE_KEYS(float) SLUICE_KEYS(std::uint64_t) SLUICE_KEYS(std::int64_t)
 SLUICE_KEYS(double)

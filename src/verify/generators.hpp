@@ -42,6 +42,17 @@ std::vector<T> make_values(std::uint64_t n, std::uint64_t seed, value_kind kind 
 template <class T>
 T nth_smallest(const std::vector<T>& v, std::uint64_t q);
 
+// Inputs made of runs of equal elements (unique, run_length_encode), each run's value unequal to the one before:
+// alternating (two values in turn: every run one element long), all_equal (one run), distinct (random values:
+// wide types almost all runs of one, u8 some runs of two and more), pairs (runs of two), short_runs (random
+// lengths 1..8), long_runs (random lengths 1..5000).
+enum class run_pattern { alternating, all_equal, distinct, pairs, short_runs, long_runs };
+std::string to_string(run_pattern p);
+inline constexpr run_pattern run_patterns[] = {run_pattern::alternating, run_pattern::all_equal, run_pattern::distinct,
+                                               run_pattern::pairs, run_pattern::short_runs, run_pattern::long_runs};
+template <class T>
+std::vector<T> make_runs(std::uint64_t n, run_pattern p, std::uint64_t seed);
+
 enum class key_pattern { random, sorted, reverse, all_equal, few_distinct, specials };
 std::string to_string(key_pattern p);
 template <class K>

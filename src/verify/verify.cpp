@@ -14,6 +14,8 @@ tally run(const algorithm_info& algo, const settings& s, std::string_view spec) 
     case primitive::partition:
     case primitive::partition_unordered: verify_partition(c); break;
     case primitive::radix_sort: verify_sort(c); break;
+    case primitive::unique:
+    case primitive::run_length_encode: verify_runs(c); break;
   }
   return c.t;
 }

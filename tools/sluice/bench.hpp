@@ -35,14 +35,15 @@ inline constexpr bench_primitive bench_primitives[] = {
     {"reduce", primitive::reduce},       {"inclusive_scan", primitive::scan},       {"exclusive_scan", primitive::scan},
     {"compact", primitive::compact},     {"compact_if", primitive::compact},        {"compact_unordered", primitive::compact_unordered},
     {"partition", primitive::partition}, {"partition_if", primitive::partition},    {"partition_unordered_if", primitive::partition_unordered},
-    {"radix_sort", primitive::radix_sort}, {"radix_sort_pairs", primitive::radix_sort}};
+    {"radix_sort", primitive::radix_sort}, {"radix_sort_pairs", primitive::radix_sort}, {"unique", primitive::unique},
+    {"run_length_encode", primitive::run_length_encode}};
 
 // The peers' rows, which --algo selects by these labels too: CUB's own partition on the GPU; the standard
 // library and oneTBB on the CPU.
 inline const char* const cuda_peer_labels[] = {"cub-unstable"};
 inline const char* const cpu_peer_labels[] = {"std::reduce", "std::reduce(par)", "std::inclusive_scan", "std::inclusive_scan(par)",
                                               "tbb::parallel_scan", "std::copy_if", "std::copy_if(par)", "std::partition_copy",
-                                              "std::sort", "std::sort(par)"};
+                                              "std::sort", "std::sort(par)", "std::unique_copy"};
 
 // When the machine looks busy (said in the progress, the summary and the CSV's machine_busy column): the three
 // medians of a size's copy yardstick differ by more than busy_spread of the fastest (and by more than

@@ -68,6 +68,24 @@ void quick_suite_at(runner& r, device d, std::uint64_t n) {
     r.measure("radix_sort", a, "u32", -1, 2 * b, [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); },
               [&] { device_copy(d, keys.span().data(), in.span().data(), n * sizeof(u32)); });
   }
+  // The runs family on an input of short runs (lengths 1..8): the input read, each run's element (and length) written.
+  if (!names(primitive::unique, d).empty() || !names(primitive::run_length_encode, d).empty()) {
+    buf<u32> rin(verify::make_runs<u32>(n, verify::run_pattern::short_runs, 4), d);
+    buf<std::uint64_t> lengths(std::vector<std::uint64_t>(n), d);
+    const double runs = static_cast<double>(sluice::unique(rin.host, out.host));
+    for (const auto& a : specs_of(primitive::unique, d)) {
+      options o{d, a, nullptr};
+      r.measure("unique", a, "u32", -1, b + runs * 4, [&] { sink_int = sluice::unique(rin.span(), out.span(), o); });
+    }
+    for (const auto& a : specs_of(primitive::run_length_encode, d)) {
+      options o{d, a, nullptr};
+      r.measure("run_length_encode", a, "u32", -1, b + runs * 12,
+                [&] { sink_int = sluice::run_length_encode(rin.span(), out.span(), lengths.span(), o); });
+    }
+    if (d == device::cpu)
+      r.measure("unique", "std::unique_copy", "u32", -1, b + runs * 4,
+                [&] { sink_int = static_cast<std::uint64_t>(std::unique_copy(rin.host.begin(), rin.host.end(), out.host.begin()) - out.host.begin()); });
+  }
   if (d == device::cpu) {  // the standard library beside the CPU backend
     r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
     r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
