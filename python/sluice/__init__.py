@@ -18,7 +18,7 @@ __version__ = _sluice.version
 __all__ = [
     "Error", "Predicate", "argsort", "at_least", "at_most", "compact", "compact_async", "compact_if", "compact_if_async",
     "compact_unordered", "compact_unordered_async", "compact_unordered_if", "compact_unordered_if_async",
-    "device_available", "equal_to", "exclusive_scan", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
+    "device_available", "equal_to", "exclusive_scan", "non_trivial_runs", "run_length_encode", "unique", "unique_by_key", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
     "not_equal_to", "partition", "partition_async", "partition_unordered", "partition_unordered_async", "radix_sort",
     "reduce", "reduce_async", "release_scratch",
 ]
@@ -263,9 +263,61 @@ def argsort(keys, *, descending=False, bits=None, algorithm="best", stream=None)
     return order
 
 
+# runs of equal elements (CPU) ----------------------------------------------------------------------------------
+
+def unique(x, *, out=None, algorithm="best", stream=None):
+    """The first element of each run of equal elements (==: NaN is a run of its own), in order: out[:count]."""
+    lib, s, scratch, producer = _setting(x, stream)
+    if out is None:
+        out = _arrays.empty(x, lib, _arrays.length(x, lib, "unique"))
+    n = _sluice._unique("unique", _raw(x, producer), None, _raw(out, producer), None, None, algorithm, s, scratch)
+    return out[:n]
+
+
+def unique_by_key(keys, values, *, out_keys=None, out_values=None, algorithm="best", stream=None):
+    """(keys, values): each run of equal keys' first key and the value beside it, in order."""
+    lib, s, scratch, producer = _setting(keys, stream)
+    n = _arrays.length(keys, lib, "unique_by_key", "keys")
+    if out_keys is None:
+        out_keys = _arrays.empty(keys, lib, n)
+    if out_values is None:
+        vlib = _arrays.library(values)
+        out_values = _arrays.empty(values, vlib, _arrays.length(values, vlib, "unique_by_key", "values"))
+    k = _sluice._unique("unique_by_key", _raw(keys, producer), _raw(values, producer), _raw(out_keys, producer),
+                        _raw(out_values, producer), None, algorithm, s, scratch)
+    return out_keys[:k], out_values[:k]
+
+
+def run_length_encode(x, *, out_unique=None, out_counts=None, algorithm="best", stream=None):
+    """(values, counts): each run's element and its length (uint64; int64 for PyTorch), in order."""
+    lib, s, scratch, producer = _setting(x, stream)
+    n = _arrays.length(x, lib, "run_length_encode")
+    if out_unique is None:
+        out_unique = _arrays.empty(x, lib, n)
+    if out_counts is None:
+        out_counts = _arrays.empty(x, lib, n, _arrays._COUNT)
+    k = _sluice._runs("run_length_encode", _raw(x, producer), False, _raw(out_unique, producer), _raw(out_counts, producer),
+                      None, algorithm, s, scratch)
+    return out_unique[:k], out_counts[:k]
+
+
+def non_trivial_runs(x, *, out_offsets=None, out_lengths=None, algorithm="best", stream=None):
+    """(offsets, lengths) of the runs longer than one element (uint64; int64 for PyTorch), in order."""
+    lib, s, scratch, producer = _setting(x, stream)
+    n = _arrays.length(x, lib, "non_trivial_runs")
+    if out_offsets is None:
+        out_offsets = _arrays.empty(x, lib, n // 2, _arrays._COUNT)
+    if out_lengths is None:
+        out_lengths = _arrays.empty(x, lib, n // 2, _arrays._COUNT)
+    k = _sluice._runs("non_trivial_runs", _raw(x, producer), True, _raw(out_offsets, producer), _raw(out_lengths, producer),
+                      None, algorithm, s, scratch)
+    return out_offsets[:k], out_lengths[:k]
+
+
 # the registry ------------------------------------------------------------------------------------------------
 
-_PRIMITIVES = ("reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort")
+_PRIMITIVES = ("reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
+               "run_length_encode")
 
 
 def list_algorithms(primitive=None):

@@ -133,10 +133,11 @@ struct selection {
 selection select_arrays(const std::string& fn, py::handle x, py::handle mask, py::handle out, py::handle count, std::uintptr_t stream);
 sluice::compare compare_of(const std::string& fn, const std::string& name);
 
-// The bindings of each family (compact.cpp, partition.cpp, reduce_scan.cpp, sort.cpp).
+// The bindings of each family (compact.cpp, partition.cpp, reduce_scan.cpp, sort.cpp, runs.cpp).
 void bind_compact(py::module_& m);
 void bind_partition(py::module_& m);
 void bind_reduce_scan(py::module_& m);
 void bind_sort(py::module_& m);
+void bind_runs(py::module_& m);
 
 }  // namespace sluice_py

@@ -61,6 +61,7 @@ PYBIND11_MODULE(_sluice, m) {
   bind_compact(m);
   bind_partition(m);
   bind_sort(m);
+  bind_runs(m);
   m.def("_algorithms", &algorithms);
   m.def(
       "_describe",

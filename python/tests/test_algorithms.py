@@ -8,10 +8,12 @@ import sluice
 from conftest import (assert_same_bits, assert_same_multiset, check_reduce, check_scan, make_mask, random_array,
                       random_bytes_array, ref_sort_order)
 
-PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort"]
+PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
+              "run_length_encode"]
 # The CPU defaults, as docs/guide/cpu.md lists them.
 CPU_DEFAULTS = {"reduce": "vectorized", "scan": "billeter-scan", "compact": "billeter", "compact_unordered": "billeter",
-                "partition": "split", "partition_unordered": "split", "radix_sort": "lsd-parallel"}
+                "partition": "split", "partition_unordered": "split", "radix_sort": "lsd-parallel",
+                "unique": "three-phase", "run_length_encode": "three-phase"}
 KEYS = {"primitive", "name", "devices", "default_on", "stable", "summary", "params"}
 
 
@@ -123,8 +125,41 @@ def run_primitive(rng, prim, algo, n):
                 assert_same_bits(k, keys[perm], algo)
                 assert np.array_equal(v, perm.astype(np.uint32)), algo
                 assert np.array_equal(sluice.argsort(keys, descending=desc, algorithm=algo), perm), algo
+    elif prim in ("unique", "run_length_encode"):
+        for dtype in (np.uint8, np.int32, np.uint64, np.float32, np.float64):
+            x = runs_array(rng, dtype, n)
+            heads, lengths = ref_runs(x)
+            if prim == "unique":
+                assert_same_bits(sluice.unique(x, algorithm=algo), x[heads], algo)
+                values = np.arange(n, dtype=np.uint32)
+                k, v = sluice.unique_by_key(x, values, algorithm=algo)
+                assert_same_bits(k, x[heads], algo + " by key")
+                assert np.array_equal(v, values[heads]), algo + " by key"
+            else:
+                u, c = sluice.run_length_encode(x, algorithm=algo)
+                assert_same_bits(u, x[heads], algo)
+                assert np.array_equal(c, lengths), algo
+                o, l = sluice.non_trivial_runs(x, algorithm=algo)
+                starts = np.flatnonzero(heads)
+                assert np.array_equal(o, starts[lengths > 1]), algo + " non-trivial offsets"
+                assert np.array_equal(l, lengths[lengths > 1]), algo + " non-trivial lengths"
     else:
         raise AssertionError("no runner for primitive %r" % prim)
+
+
+def runs_array(rng, dtype, n):
+    """Runs of random lengths (1 to 9) of a few values, with NaN and both zeros among float ones."""
+    pool = np.array([0, 1, 2, 7], dtype=dtype) if np.dtype(dtype).kind != "f" else np.array([0.0, -0.0, 1.5, np.nan], dtype=dtype)
+    values = pool[rng.integers(0, len(pool), n)]
+    return np.repeat(values, rng.integers(1, 10, n))[:n].copy()
+
+
+def ref_runs(x):
+    """Run heads (==: NaN is a run of its own; -0.0 == 0.0) and each run's length."""
+    with np.errstate(invalid="ignore"):
+        heads = np.r_[True, x[1:] != x[:-1]] if x.size else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(heads)
+    return heads, np.diff(np.r_[starts, x.size]).astype(np.uint64)
 
 
 @pytest.mark.parametrize("entry", cpu_entries(), ids=entry_id)
