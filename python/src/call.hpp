@@ -124,18 +124,8 @@ class call {
   PyThreadState* released_ = nullptr;
 };
 
-// The arrays of a compaction or partition, checked: x, out, mask (or None), count (the _async forms' one-element
-// array, or None); and the comparison of a predicate by name ("less", ... "not_equal").
-struct selection {
-  array x, out, mask, count;
-  bool has_mask = false, has_count = false;
-};
-selection select_arrays(const std::string& fn, py::handle x, py::handle mask, py::handle out, py::handle count, std::uintptr_t stream);
-sluice::compare compare_of(const std::string& fn, const std::string& name);
-
-// The bindings of each family (compact.cpp, partition.cpp, reduce_scan.cpp, sort.cpp, runs.cpp).
-void bind_compact(py::module_& m);
-void bind_partition(py::module_& m);
+// The bindings of each family (select.cpp: compaction and partition; reduce_scan.cpp, sort.cpp, runs.cpp).
+void bind_select(py::module_& m);
 void bind_reduce_scan(py::module_& m);
 void bind_sort(py::module_& m);
 void bind_runs(py::module_& m);

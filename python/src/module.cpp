@@ -58,8 +58,7 @@ PYBIND11_MODULE(_sluice, m) {
     }
   });
   bind_reduce_scan(m);
-  bind_compact(m);
-  bind_partition(m);
+  bind_select(m);
   bind_sort(m);
   bind_runs(m);
   m.def("_algorithms", &algorithms);
