@@ -11,6 +11,7 @@
 // Packed words may carry the epoch of their call in bits 2..25 (launch_states below): the states are then
 // kept per stream between calls, and a word of an earlier call reads as invalid, so none is zeroed first.
 #pragma once
+#include <cub/util_ptx.cuh>
 #include <cuda/atomic>
 
 #include <cstring>
@@ -196,6 +197,15 @@ struct tuning {
   static constexpr unsigned min_blocks = 4;  // __launch_bounds__ residency of the kernels that look back (measured best of 1, 3, 4, 5)
 };
 
+// v of the lane `offset` above (as __shfl_down_sync), for any trivially copyable value (a pair of counts, say).
+template <class T>
+__device__ inline T shuffle_down(const T& v, unsigned offset) {
+  if constexpr (std::is_arithmetic_v<T>)
+    return __shfl_down_sync(0xffffffffu, v, offset);
+  else
+    return cub::ShuffleDown<32>(v, static_cast<int>(offset), 31, 0xffffffffu);
+}
+
 // Called by one whole warp of tile `tile` (> 0) after lane 0 published the tile's aggregate: the
 // combination, in order, of every element before the tile. Valid in lane 0.
 template <class Tuning = tuning, class State, class Op>
@@ -244,7 +254,7 @@ __device__ auto exclusive_prefix(const State& state, u64 tile, Op op) {
     const unsigned count = nearest + 1;  // lanes [0, count) take part, far to near
     // Reduce lanes [0, count), the farther range on the left of op (any associative op).
     for (unsigned offset = 1; offset < 32; offset *= 2) {
-      const T other = __shfl_down_sync(0xffffffffu, part, offset);
+      const T other = shuffle_down(part, offset);
       if (lane + offset < count) part = op(other, part);
     }
     acc = have ? op(part, acc) : part;
@@ -259,7 +269,7 @@ template <class T, class Op>
 __device__ T ordered_warp_reduce(T part, unsigned lanes, Op op) {
   const unsigned lane = threadIdx.x & 31u;
   for (unsigned offset = 1; offset < 32; offset *= 2) {
-    const T other = __shfl_down_sync(0xffffffffu, part, offset);
+    const T other = shuffle_down(part, offset);
     if (lane % (2 * offset) == 0 && lane + offset < lanes) part = op(part, other);
   }
   return part;
