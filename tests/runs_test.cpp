@@ -1,6 +1,6 @@
 // The runs family on the CPU: unique, unique_by_key, run_length_encode, non_trivial_runs and their _async forms
 // against a std:: reference, over random and adversarial inputs, sizes around the three-phase blocks, thread
-// counts and element types; short outputs, argument errors and the devices without a runs algorithm.
+// counts and element types; short outputs, argument errors and the devices without a runs backend.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -249,9 +249,9 @@ TEST(runs, argument_errors) {
   expect_error(errc::invalid_argument, {"takes no parameters"}, [&] { (void)sluice::unique(in, out, {device::cpu, "serial:threads=2"}); });
 }
 
-// No runs algorithm on cuda yet: without CUDA in the build (or without a GPU) the device is missing; with one,
-// the registry has no cuda entry.
-TEST(runs, cuda_has_no_runs_algorithm) {
+// Without CUDA in the build (or without a GPU) the cuda device is missing (cuda_runs_test.cpp tests the GPU);
+// the registry's cuda default is the look-back, and gl has no runs algorithm.
+TEST(runs, devices_without_a_runs_backend) {
   const options o{device::cuda};
   if (!device_available(device::cuda)) {
     std::vector<std::uint32_t> in(10), out(10);
@@ -262,15 +262,11 @@ TEST(runs, cuda_has_no_runs_algorithm) {
       sluice::run_length_encode_async(in, out, a, &c, o);
     });
     expect_error(errc::no_device, {"sluice::non_trivial_runs:"}, [&] { (void)sluice::non_trivial_runs(in, a, b, o); });
-  } else {
-    device_buffer<std::uint32_t> in(10), out(10);
-    device_buffer<std::uint64_t> a(10), b(10);
-    expect_error(errc::unsupported, {"the cuda device has no unique algorithm"}, [&] { (void)sluice::unique(in, out, o); });
-    expect_error(errc::unsupported, {"the cuda device has no run_length_encode algorithm"}, [&] { (void)sluice::run_length_encode(in, out, a, o); });
-    expect_error(errc::unsupported, {"the cuda device has no run_length_encode algorithm"}, [&] { (void)sluice::non_trivial_runs(in, a, b, o); });
   }
-  expect_error(errc::unsupported, {"the cuda device has no unique algorithm"},
-               [] { (void)find_algorithm(primitive::unique, device::cuda, "best", "unique"); });
+  EXPECT_EQ(find_algorithm(primitive::unique, device::cuda, "best", "unique").name, "decoupled-lookback");
+  EXPECT_EQ(find_algorithm(primitive::run_length_encode, device::cuda, "best", "run_length_encode").name, "decoupled-lookback");
+  expect_error(errc::unsupported, {"the gl device has no unique algorithm"},
+               [] { (void)find_algorithm(primitive::unique, device::gl, "best", "unique"); });
 }
 
 }  // namespace

@@ -3,4 +3,5 @@
 #pragma once
 #include "sluice/cuda/dispatch.cuh"
 #include "sluice/cuda/dispatch_papers.cuh"
+#include "sluice/cuda/dispatch_runs.cuh"
 #include "sluice/sluice.hpp"

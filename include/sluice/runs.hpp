@@ -1,12 +1,15 @@
 // Runs: maximal stretches of equal elements (operator==; NaN != NaN, so each NaN is a run of its own, and
-// -0.0 == +0.0 joins them). unique, unique_by_key, run_length_encode and non_trivial_runs; on the cpu device.
+// -0.0 == +0.0 joins them). unique, unique_by_key, run_length_encode and non_trivial_runs; on the cpu and cuda
+// devices (gl has no runs algorithm: find_algorithm's unsupported error).
 // Every form writes at most its outputs' size. The synchronous forms throw invalid_argument when there are more
 // runs than the outputs hold (they then hold the first ones); the _async forms write the full count to *count
-// (host memory on the cpu) and the caller compares it with the outputs' size.
+// (host memory on the cpu, device memory on cuda, where nothing syncs the host) and the caller compares it with
+// the outputs' size.
 // On the cpu, unique and run_length_encode may run in place (out is in; unique_by_key: out_keys is keys and
-// out_values is values); lengths, counts and offsets never share memory with what is read.
-// The cuda and gl devices have no runs algorithm yet: a call there is find_algorithm's unsupported error
-// (no_device first where the device itself is missing).
+// out_values is values); on cuda no output may overlap an input. Lengths, counts and offsets never share memory
+// with what is read.
+// The precompiled CUDA kernels take keys of the types in SLUICE_RUN_KEY_TYPES (detail/instantiations.hpp) and
+// values of 1, 2, 4, 8 or 16 bytes; include <sluice/cuda.cuh> first (nvcc) for any other key type.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -14,18 +17,16 @@
 
 #include "sluice/cpu/runs_dispatch.hpp"
 #include "sluice/detail/api.hpp"
+#include "sluice/detail/storage.hpp"
 
 namespace sluice {
 
 namespace detail {
-// The registry resolved a variant, so the device is one with runs entries: the cpu only, until another backend
-// has a path of its own.
-inline void runs_on_cpu(const char* fn, const options& opt) {
-  if (opt.device != device::cpu)
-    throw error(errc::unsupported, std::string("sluice::") + fn + ": the " + std::string(to_string(opt.device)) + " device has no runs backend");
-}
-inline void check_count(const char* fn, const std::uint64_t* count) {
+// The count: non-null, and device memory on cuda.
+inline void check_count(const char* fn, const std::uint64_t* count, const options& opt) {
   if (count == nullptr) throw error(errc::invalid_argument, arg_error(fn, "count", "is null"));
+  if constexpr (config::has_cuda)
+    if (opt.device == device::cuda) cuda_backend::check_device_pointer(fn, "count", count);
 }
 
 // The synchronous form: the count, or invalid_argument when the outputs (`arg`, `capacity` elements) hold fewer.
@@ -38,13 +39,26 @@ std::uint64_t runs_counted(const char* fn, const char* arg, std::uint64_t capaci
   return n;
 }
 
+// Whether the precompiled CUDA library (or the caller's nvcc build) has runs kernels for keys K.
+template <class K>
+void require_cuda_runs(const char* fn) {
+  if constexpr (!cuda_runs_v<K>) no_cuda_kernels(fn, "key type");
+}
+
 template <class T>
 void unique_run(const char* fn, std::span<const T> in, std::span<T> out, std::uint64_t* count, const options& opt) {
   const auto& algo = prepare(fn, primitive::unique, opt, std::pair{"in", in}, std::pair{"out", out});
-  runs_on_cpu(fn, opt);
-  check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/true);
-  check_count(fn, count);
-  *count = cpu::unique(algo, spec_of(algo, opt), in, out, fn);
+  check_overlap(fn, "in", in, "out", out, /*in_place_ok=*/opt.device != device::cuda);
+  check_count(fn, count, opt);
+  if (opt.device == device::cpu) {
+    *count = cpu::unique(algo, spec_of(algo, opt), in, out, fn);
+    return;
+  }
+  if constexpr (config::has_cuda) {
+    require_cuda_runs<T>(fn);
+    if constexpr (cuda_runs_v<T>)
+      cuda_backend::unique(spec_of(algo, opt), in, std::span<const std::nullptr_t>(), out, std::span<std::nullptr_t>(), count, opt.stream);
+  }
 }
 
 template <class K, class V>
@@ -52,16 +66,25 @@ void unique_by_key_run(const char* fn, std::span<const K> keys, std::span<const 
                        std::uint64_t* count, const options& opt) {
   const auto& algo = prepare(fn, primitive::unique, opt, std::pair{"keys", keys}, std::pair{"values", values}, std::pair{"out_keys", out_keys},
                              std::pair{"out_values", out_values});
-  runs_on_cpu(fn, opt);
+  const bool in_place_ok = opt.device != device::cuda;
   check_same_size(fn, "values", values.size(), "keys", keys.size());
   check_same_size(fn, "out_values", out_values.size(), "out_keys", out_keys.size());
-  check_overlap(fn, "keys", keys, "out_keys", out_keys, /*in_place_ok=*/true);
-  check_overlap(fn, "values", values, "out_values", out_values, /*in_place_ok=*/true);
+  check_overlap(fn, "keys", keys, "out_keys", out_keys, in_place_ok);
+  check_overlap(fn, "values", values, "out_values", out_values, in_place_ok);
   check_disjoint(fn, "keys", keys, "out_values", out_values);
   check_disjoint(fn, "values", values, "out_keys", out_keys);
   check_disjoint(fn, "out_keys", out_keys, "out_values", out_values);
-  check_count(fn, count);
-  *count = cpu::unique_by_key(algo, spec_of(algo, opt), keys, values, out_keys, out_values, fn);
+  check_count(fn, count, opt);
+  if (opt.device == device::cpu) {
+    *count = cpu::unique_by_key(algo, spec_of(algo, opt), keys, values, out_keys, out_values, fn);
+    return;
+  }
+  if constexpr (config::has_cuda) {
+    require_cuda_runs<K>(fn);
+    require_precompiled_storage<V>(fn);
+    if constexpr (cuda_runs_v<K> && precompiled_storage_v<sizeof(V), alignof(V)>)
+      cuda_backend::unique(spec_of(algo, opt), keys, as_storage(values), out_keys, as_storage(out_values), count, opt.stream);
+  }
 }
 
 template <class T>
@@ -69,13 +92,19 @@ void run_length_encode_run(const char* fn, std::span<const T> in, std::span<T> o
                            std::uint64_t* count, const options& opt) {
   const auto& algo = prepare(fn, primitive::run_length_encode, opt, std::pair{"in", in}, std::pair{"out_unique", out_unique},
                              std::pair{"out_counts", out_counts});
-  runs_on_cpu(fn, opt);
   check_same_size(fn, "out_counts", out_counts.size(), "out_unique", out_unique.size());
-  check_overlap(fn, "in", in, "out_unique", out_unique, /*in_place_ok=*/true);
+  check_overlap(fn, "in", in, "out_unique", out_unique, /*in_place_ok=*/opt.device != device::cuda);
   check_disjoint(fn, "in", in, "out_counts", out_counts);
   check_disjoint(fn, "out_unique", out_unique, "out_counts", out_counts);
-  check_count(fn, count);
-  *count = cpu::run_length_encode(algo, spec_of(algo, opt), in, out_unique, out_counts, fn);
+  check_count(fn, count, opt);
+  if (opt.device == device::cpu) {
+    *count = cpu::run_length_encode(algo, spec_of(algo, opt), in, out_unique, out_counts, fn);
+    return;
+  }
+  if constexpr (config::has_cuda) {
+    require_cuda_runs<T>(fn);
+    if constexpr (cuda_runs_v<T>) cuda_backend::run_length_encode(spec_of(algo, opt), in, out_unique, out_counts, count, opt.stream);
+  }
 }
 
 template <class T>
@@ -83,13 +112,19 @@ void non_trivial_runs_run(const char* fn, std::span<const T> in, std::span<std::
                           std::uint64_t* count, const options& opt) {
   const auto& algo = prepare(fn, primitive::run_length_encode, opt, std::pair{"in", in}, std::pair{"out_offsets", out_offsets},
                              std::pair{"out_lengths", out_lengths});
-  runs_on_cpu(fn, opt);
   check_same_size(fn, "out_lengths", out_lengths.size(), "out_offsets", out_offsets.size());
   check_disjoint(fn, "in", in, "out_offsets", out_offsets);
   check_disjoint(fn, "in", in, "out_lengths", out_lengths);
   check_disjoint(fn, "out_offsets", out_offsets, "out_lengths", out_lengths);
-  check_count(fn, count);
-  *count = cpu::non_trivial_runs(algo, spec_of(algo, opt), in, out_offsets, out_lengths, fn);
+  check_count(fn, count, opt);
+  if (opt.device == device::cpu) {
+    *count = cpu::non_trivial_runs(algo, spec_of(algo, opt), in, out_offsets, out_lengths, fn);
+    return;
+  }
+  if constexpr (config::has_cuda) {
+    require_cuda_runs<T>(fn);
+    if constexpr (cuda_runs_v<T>) cuda_backend::non_trivial_runs(spec_of(algo, opt), in, out_offsets, out_lengths, count, opt.stream);
+  }
 }
 
 template <class In, class Out>

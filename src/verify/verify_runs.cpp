@@ -40,14 +40,16 @@ std::string unique_case(context& c, const std::vector<T>& values, bool by_key, b
   auto out = staged<T>::poisoned(cap, c.s.dev);
   auto out_v = staged<std::uint32_t>::poisoned(cap, c.s.dev);
   std::vector<T> in_place_data = values;
+  staged<T> in(values, c.s.dev);
+  staged<std::uint32_t> in_v(index, c.s.dev);
   std::uint64_t count = 0;
   try {
     if (in_place) {
       count = by_key ? sluice::unique_by_key(in_place_data, index, in_place_data, index, c.opt()) : sluice::unique(in_place_data, in_place_data, c.opt());
     } else if (by_key) {
-      count = sluice::unique_by_key(values, index, out.span(), out_v.span(), c.opt());
+      count = sluice::unique_by_key(in.span(), in_v.span(), out.span(), out_v.span(), c.opt());
     } else {
-      count = sluice::unique(values, out.span(), c.opt());
+      count = sluice::unique(in.span(), out.span(), c.opt());
     }
   } catch (const sluice::error& e) {
     if (!too_small) throw;
@@ -78,10 +80,11 @@ std::string rle_case(context& c, const std::vector<T>& values, bool non_trivial,
   for (const auto& r : runs) want_unique.push_back(values[r.first]), want_first.push_back(r.first), want_len.push_back(r.second);
   auto out_u = staged<T>::poisoned(cap, c.s.dev);
   auto out_a = staged<std::uint64_t>::poisoned(cap, c.s.dev), out_b = staged<std::uint64_t>::poisoned(cap, c.s.dev);
+  staged<T> in(values, c.s.dev);
   std::uint64_t count = 0;
   try {
-    count = non_trivial ? sluice::non_trivial_runs(values, out_a.span(), out_b.span(), c.opt())
-                        : sluice::run_length_encode(values, out_u.span(), out_b.span(), c.opt());
+    count = non_trivial ? sluice::non_trivial_runs(in.span(), out_a.span(), out_b.span(), c.opt())
+                        : sluice::run_length_encode(in.span(), out_u.span(), out_b.span(), c.opt());
   } catch (const sluice::error& e) {
     if (!too_small) throw;
     if (e.code() != errc::invalid_argument) return std::string("wrong error code: ") + e.what();
@@ -100,7 +103,10 @@ void type_cases(context& c) {
   std::uint64_t seed = 7000;
   const std::uint64_t block = cpu::block_elements<T>();
   std::vector<std::uint64_t> sizes = c.sparse();
-  for (std::uint64_t n : {block - 1, block, block + 1, 3 * block + 1})  // the three-phase blocks' edges
+  // The edges of the three-phase blocks (cpu) or of the look-back's tiles (cuda: 256 threads, 64 bytes each).
+  const std::uint64_t tile = 256 * std::min<std::uint64_t>(16, std::max<std::uint64_t>(4, 64 / sizeof(T)));
+  const std::uint64_t edge = c.s.dev == device::cuda ? tile : block;
+  for (std::uint64_t n : {edge - 1, edge, edge + 1, 3 * edge + 1})
     if (n <= (std::uint64_t{1} << c.max_log2()) + 1) sizes.push_back(n);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
@@ -133,7 +139,7 @@ void verify_runs(context& c) {
   type_cases<std::uint64_t>(c);
   type_cases<float>(c);
   type_cases<double>(c);
-  type_cases<vec4u>(c);
+  if (c.s.dev != device::cuda) type_cases<vec4u>(c);  // the precompiled CUDA kernels take the built-in key types
 }
 
 }  // namespace sluice::verify

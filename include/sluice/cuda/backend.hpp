@@ -156,6 +156,18 @@ template <class T, class Sel>
 void partition_unordered(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count,
                          CUstream_st* stream);
 
+// The runs family (runs.hpp): min(runs, capacity) of each output written, *count = the runs. V = std::nullptr_t
+// for keys only; non_trivial_runs: the runs longer than one element.
+template <class K, class V>
+void unique(std::string_view algo, std::span<const K> keys, std::span<const V> values, std::span<K> out_keys, std::span<V> out_values,
+            std::uint64_t* count, CUstream_st* stream);
+template <class K>
+void run_length_encode(std::string_view algo, std::span<const K> in, std::span<K> out_unique, std::span<std::uint64_t> out_counts,
+                       std::uint64_t* count, CUstream_st* stream);
+template <class K>
+void non_trivial_runs(std::string_view algo, std::span<const K> in, std::span<std::uint64_t> out_offsets,
+                      std::span<std::uint64_t> out_lengths, std::uint64_t* count, CUstream_st* stream);
+
 // V = std::nullptr_t for keys only.
 template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit,

@@ -15,6 +15,8 @@
 #define SLUICE_PREDICATE_TYPES(X) X(std::uint8_t) SLUICE_NUMERIC_TYPES(X)
 #define SLUICE_OPS(X, T) X(T, ::sluice::sum) X(T, ::sluice::product) X(T, ::sluice::minimum) X(T, ::sluice::maximum)
 #define SLUICE_KEY_TYPES(X) X(std::uint32_t) X(std::int32_t) X(float) X(std::uint64_t) X(std::int64_t) X(double)
+// Key types of the runs family (unique, run_length_encode, ...); their values are storage words.
+#define SLUICE_RUN_KEY_TYPES(X) X(std::uint8_t) SLUICE_KEY_TYPES(X)
 // Storage words (size, alignment) of flagged compaction, partition and sort values.
 #define SLUICE_STORAGE(X) \
   X(1, 1) X(2, 2) X(4, 4) X(8, 8) X(8, 4) X(16, 16) X(16, 8) X(16, 4)
@@ -36,6 +38,10 @@ template <class T, class Op>
 inline constexpr bool cuda_reduce_v = cuda_templates_visible || (numeric_v<T> && one_of_v<Op, sum, product, minimum, maximum>);
 template <class T, class Pred>
 inline constexpr bool cuda_predicate_v = cuda_templates_visible || ((numeric_v<T> || std::is_same_v<T, std::uint8_t>) && std::is_same_v<Pred, threshold<T>>);
+
+template <class K>
+inline constexpr bool cuda_runs_v =
+    cuda_templates_visible || one_of_v<K, std::uint8_t, std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
 
 template <std::size_t Size, std::size_t Align>
 inline constexpr bool precompiled_storage_v =
@@ -76,5 +82,20 @@ SLUICE_STORAGE(SLUICE_EXTERN_STORAGE)
   SLUICE_EXTERN_SORT_V(K, 8, 8) SLUICE_EXTERN_SORT_V(K, 8, 4) SLUICE_EXTERN_SORT_V(K, 16, 16)                  \
   SLUICE_EXTERN_SORT_V(K, 16, 8) SLUICE_EXTERN_SORT_V(K, 16, 4)
 SLUICE_KEY_TYPES(SLUICE_EXTERN_SORT)
+#define SLUICE_EXTERN_RUNS_V(K, S, A)                                                                           \
+  extern template void unique<K, ::sluice::detail::storage<S, A>>(                                              \
+      std::string_view, std::span<const K>, std::span<const ::sluice::detail::storage<S, A>>, std::span<K>,     \
+      std::span<::sluice::detail::storage<S, A>>, std::uint64_t*, CUstream_st*);
+#define SLUICE_EXTERN_RUNS(K)                                                                                   \
+  extern template void unique<K, std::nullptr_t>(std::string_view, std::span<const K>, std::span<const std::nullptr_t>, \
+                                                 std::span<K>, std::span<std::nullptr_t>, std::uint64_t*, CUstream_st*); \
+  extern template void run_length_encode<K>(std::string_view, std::span<const K>, std::span<K>,                 \
+                                            std::span<std::uint64_t>, std::uint64_t*, CUstream_st*);             \
+  extern template void non_trivial_runs<K>(std::string_view, std::span<const K>, std::span<std::uint64_t>,      \
+                                           std::span<std::uint64_t>, std::uint64_t*, CUstream_st*);              \
+  SLUICE_EXTERN_RUNS_V(K, 1, 1) SLUICE_EXTERN_RUNS_V(K, 2, 2) SLUICE_EXTERN_RUNS_V(K, 4, 4)                    \
+  SLUICE_EXTERN_RUNS_V(K, 8, 8) SLUICE_EXTERN_RUNS_V(K, 8, 4) SLUICE_EXTERN_RUNS_V(K, 16, 16)                  \
+  SLUICE_EXTERN_RUNS_V(K, 16, 8) SLUICE_EXTERN_RUNS_V(K, 16, 4)
+SLUICE_RUN_KEY_TYPES(SLUICE_EXTERN_RUNS)
 }  // namespace sluice::cuda_backend
 #endif
