@@ -20,11 +20,12 @@ struct bench_args {
 };
 
 // quick: verify, then every registered algorithm at one size; production: the defaults beside CUB or std/TBB;
-// sort; the papers' figures and tables: ratio, size, blocksize (GPU only), tables; all: those six but quick;
+// sort; runs: unique, unique_by_key and run_length_encode at three run lengths beside CUB or std::unique_copy;
+// the papers' figures and tables: ratio, size, blocksize (GPU only), tables; all: those six but quick;
 // compaction and scan-reduce: the papers' GPU variants and parameters. On the CPU the copy is memcpy-mt, reduce
 // is measured against a read of the same bytes, and production adds at 2^26 (or --n) the std and oneTBB peers.
 // docs/guide/benchmarking.md describes each suite, the CSV and the figures.
-inline const char* const bench_suites[] = {"quick", "production", "sort", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl"};
+inline const char* const bench_suites[] = {"quick", "production", "sort", "runs", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl"};
 
 // The primitives of the rows (--primitive), each with the registry primitive whose variants it times.
 struct bench_primitive {
@@ -36,7 +37,7 @@ inline constexpr bench_primitive bench_primitives[] = {
     {"compact", primitive::compact},     {"compact_if", primitive::compact},        {"compact_unordered", primitive::compact_unordered},
     {"partition", primitive::partition}, {"partition_if", primitive::partition},    {"partition_unordered_if", primitive::partition_unordered},
     {"radix_sort", primitive::radix_sort}, {"radix_sort_pairs", primitive::radix_sort}, {"unique", primitive::unique},
-    {"run_length_encode", primitive::run_length_encode}};
+    {"unique_by_key", primitive::unique},  {"run_length_encode", primitive::run_length_encode}};
 
 // The peers' rows, which --algo selects by these labels too: CUB's own partition on the GPU; the standard
 // library and oneTBB on the CPU.

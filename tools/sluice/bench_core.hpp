@@ -196,6 +196,7 @@ void scan_reduce_suite(std::vector<row>& all, device d);
 // production_suites.cpp: each default beside its peer and the copy at every power of two; radix sort.
 void production_suite(std::vector<row>& all, device d);
 void sort_suite(std::vector<row>& all, device d);
+void runs_suite(std::vector<row>& all, device d);
 
 // The suites of paper_suites.cpp: their rows go to `all`, their figures to `figs`, and `tables` is the
 // suite's Markdown tables (empty when it has none).

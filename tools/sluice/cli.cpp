@@ -42,7 +42,9 @@ const char* const usage_bench =
     "             blocksize: time against block size at 4M (Roger Figs. 10 and 11, Moreira Figs. 9 and 10; GPU only);\n"
     "             tables: Roger Table I, Billeter Tables 3, 4 and 5;\n"
     "             production: the defaults beside CUB or std/TBB and the copy, 2^10 .. 2^30 (CPU: 2^26);\n"
-    "             sort: radix sort of keys and pairs beside CUB or std::sort; all: ratio, size, blocksize, tables,\n"
+    "             sort: radix sort of keys and pairs beside CUB or std::sort; runs: unique, unique_by_key and\n"
+    "             run_length_encode at average run lengths 1, 8 and 1000, 2^20 and 2^28, beside CUB or std::unique_copy;\n"
+    "             all: ratio, size, blocksize, tables,\n"
     "             production and sort; compaction, scan-reduce: the papers' GPU compactions, and their reductions\n"
     "             and scans, with their parameters;\n"
     "             gl: the papers' OpenGL systems (gl device) beside their CUDA namesakes and CUB, 256K .. 16M,\n"
@@ -54,8 +56,8 @@ const char* const usage_bench =
     "             these, in place of the default and CUB)\n"
     "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
     "             compact_unordered, partition, partition_if, partition_unordered_if, radix_sort, radix_sort_pairs,\n"
-    "             unique, run_length_encode (these two: the quick suite only)\n"
-    "  --n        quick, production, sort, ratio, blocksize and tables: time at this one size instead of the suite's own\n"
+    "             unique, unique_by_key, run_length_encode (these three: the quick and runs suites)\n"
+    "  --n        quick, production, sort, runs, ratio, blocksize and tables: time at this one size instead of the suite's own\n"
     "             (e.g. 268435456 or 2^28; production on the GPU: 2^28 also times the 64- and 128-bit elements\n"
     "             at 2^27, the goals' table); size: sizes 2^10 .. the largest power of two up to N\n"
     "  --max-size production: skip its sizes of more than N elements (and, below 2^28, the wide elements at 2^27)\n"
@@ -280,7 +282,7 @@ bench_args parse_bench(args& a, bool cuda_present, bool& device_given, const cha
   bool known = false;
   for (const char* s : bench_suites) known = known || b.suite == s;
   if (!known)
-    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl)"};
+    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, runs, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl)"};
   if (b.async_forms && b.suite != "production") throw arg_error{"--async applies to the production suite only (--suite production)"};
   if (b.max_size != ~std::uint64_t{0} && b.suite != "production")
     throw arg_error{"--max-size applies to the production suite only (--suite production)"};

@@ -45,6 +45,16 @@ call select_below(const T* in, T* out, std::uint64_t n, T bound, std::uint64_t* 
 template <class T>
 call partition_below(const T* in, T* out, std::uint64_t n, T bound, std::uint64_t* count, bool to_host, bool stable) SLUICE_CUB_DIRECT_BODY
 
+// The runs (u64 counts and lengths, as sluice writes them).
+template <class K>
+call unique(const K* in, K* out, std::uint64_t n, std::uint64_t* count, bool to_host) SLUICE_CUB_DIRECT_BODY
+template <class K, class V>
+call unique_by_key(const K* keys, const V* values, K* out_keys, V* out_values, std::uint64_t n, std::uint64_t* count,
+                   bool to_host) SLUICE_CUB_DIRECT_BODY
+template <class K>
+call run_length_encode(const K* in, K* out_unique, std::uint64_t* out_lengths, std::uint64_t n, std::uint64_t* count,
+                       bool to_host) SLUICE_CUB_DIRECT_BODY
+
 }  // namespace sluice::tool::cub_direct
 
 #undef SLUICE_CUB_DIRECT_BODY

@@ -1,5 +1,6 @@
 // The production suite (each default beside its peer: CUB on the GPU, the standard library and oneTBB on the
-// CPU, and the copy, at every power of two) and the sort suite (radix sort of keys and of pairs).
+// CPU, and the copy, at every power of two), the sort suite (radix sort of keys and of pairs) and the runs suite
+// (unique, unique_by_key, run_length_encode at three average run lengths).
 #include "bench_core.hpp"
 #include "cub_direct.hpp"
 
@@ -8,6 +9,7 @@
 #include <functional>
 #include <initializer_list>
 #include <numeric>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -398,6 +400,64 @@ void sort_suite(std::vector<row>& all, device d) {
   yardstick(r, d, in, out, "u64");
   sort_rows<std::uint64_t, u32>(r, d, algos, "u64", in.host, nullptr);
   all.insert(all.end(), r.rows().begin(), r.rows().end());
+}
+
+// The runs suite: unique, unique_by_key (u32 keys, u32 values) and run_length_encode (u32 keys, u64 lengths) at
+// 2^20 and 2^28 (or --n), average run lengths 1, 8 and 1000 (lengths uniform in [1, 2L - 1], neighbouring runs
+// distinct): the default beside CUB called directly (DeviceSelect::Unique and UniqueByKey, DeviceRunLengthEncode::
+// Encode with u64 lengths, the same outputs) on the GPU, std::unique_copy on the CPU. Bytes counted: the keys read,
+// and what the runs need: their keys (values read and written, lengths) written.
+void runs_suite(std::vector<row>& all, device d) {
+  using u32 = std::uint32_t;
+  using u64 = std::uint64_t;
+  std::vector<u64> sizes = {u64{1} << 20, u64{1} << 28};
+  if (args && args->n) sizes = {args->n};
+  const std::vector<std::string> peers = production_peers(d);
+  for (u64 n : sizes) {
+    std::printf("[runs] n = %llu\n", static_cast<unsigned long long>(n));
+    runner r(d, n, n >= (u64{1} << 28) ? 10 : 20);
+    buf<u32> out(std::vector<u32>(n), d), out_values(std::vector<u32>(n), d);
+    buf<u64> lengths(std::vector<u64>(n), d), count({0}, d);
+    buf<u32> values(verify::make_values<u32>(n, 3), d);
+    {
+      buf<u32> in(verify::make_values<u32>(n, 1), d);
+      yardstick(r, d, in, out, "u32");
+    }
+    for (u64 avg : {u64{1}, u64{8}, u64{1000}}) {
+      std::vector<u32> keys(n);
+      std::mt19937_64 g(avg);
+      u64 runs = 0;
+      for (u64 i = 0; i < n; ++runs) {
+        const u64 len = avg == 1 ? 1 : 1 + g() % (2 * avg - 1);
+        const u32 key = static_cast<u32>((runs + 1) * 2654435761u);
+        for (u64 k = 0; k < len && i < n; ++k) keys[i++] = key;
+      }
+      const std::string type = "u32/run" + std::to_string(avg);
+      buf<u32> in(std::move(keys), d);
+      const double kb = 4.0 * static_cast<double>(n), rb = static_cast<double>(runs);
+      u64* c = count.span().data();
+      measure_peers(r, peers, primitive::unique, "unique", type, -1, kb + 4 * rb,
+                    [&](const options& o) { sink_int = sluice::unique(in.span(), out.span(), o); },
+                    cub_makers{{"cub", [&] { return cub_direct::unique<u32>(in.span().data(), out.span().data(), n, c, cub_to_host()); }}});
+      measure_peers(r, peers, primitive::unique, "unique_by_key", type, -1, kb + 12 * rb,
+                    [&](const options& o) { sink_int = sluice::unique_by_key(in.span(), values.span(), out.span(), out_values.span(), o); },
+                    cub_makers{{"cub", [&] {
+                                  return cub_direct::unique_by_key<u32, u32>(in.span().data(), values.span().data(), out.span().data(),
+                                                                              out_values.span().data(), n, c, cub_to_host());
+                                }}});
+      measure_peers(r, peers, primitive::run_length_encode, "run_length_encode", type, -1, kb + 12 * rb,
+                    [&](const options& o) { sink_int = sluice::run_length_encode(in.span(), out.span(), lengths.span(), o); },
+                    cub_makers{{"cub", [&] {
+                                  return cub_direct::run_length_encode<u32>(in.span().data(), out.span().data(), lengths.span().data(), n, c,
+                                                                            cub_to_host());
+                                }}});
+      if (d == device::cpu)
+        r.measure("unique", "std::unique_copy", type, -1, kb + 4 * rb, [&] {
+          sink_int = static_cast<u64>(std::unique_copy(in.host.begin(), in.host.end(), out.host.begin()) - out.host.begin());
+        });
+    }
+    all.insert(all.end(), r.rows().begin(), r.rows().end());
+  }
 }
 
 }  // namespace sluice::tool
