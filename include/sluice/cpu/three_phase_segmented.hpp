@@ -4,14 +4,15 @@
 // value, (f_a, a) + (f_b, b) = (f_a | f_b, f_b ? b : a op b), associative whenever op is).
 // A head starts a run of equal keys (by key: i == 0 || !(keys[i] == keys[i - 1])) or a segment (segmented:
 // some offsets[s] == i). The stream is cut into cache-sized blocks dealt to P threads:
-//   1. reduce: each block folds its values since its last head (or all of them, without one), counting its
-//      heads where the output is per run (reduce_by_key);
+//   1. reduce: each block folds its values since its last head (found searching back from its end, or by a
+//      binary search of the offsets; all of them, without one), counting its heads where the output is per
+//      run (reduce_by_key): a block of short runs reads little more than its keys here;
 //   2. prefix: the carries are chained block to block, left to right, by the operator above;
 //   3. finalise: each block rescans (scans) or folds (reductions) its elements from its carried prefix, while
 //      the block is still in cache; a run's or segment's reduction is written by the block where it ends.
 // Output order is kept. Float results: each run or segment is folded left to right inside a block, and the
-// blocks' folds are combined left to right; blocks are cut at fixed multiples of a size fixed by the element
-// types (counted from offsets[0] for the segmented forms), so a result repeats bit for bit whatever P is, but
+// blocks' folds are combined left to right; blocks are cut at multiples of a size fixed by the element types
+// (block_elements; counted from offsets[0] for the segmented forms), so a result repeats bit for bit whatever P is, but
 // may differ from the serial variant's single left fold where a run or segment spans blocks.
 // Bytes moved: keys (or offsets) and values read once from memory (twice from cache), the outputs written once.
 // Scans may run in place (out is values): a block writes only its own elements, after reading each. reduce_by_key
@@ -52,15 +53,27 @@ struct carry_op {
   }
 };
 
-// Heads of runs of equal keys, asked for positions in increasing order from a block's start.
+// Heads of runs of equal keys: head(i) for positions in increasing order from a block's start (at(b)), and
+// last_head(b, e), searched back from the block's end (e where the block has none).
 template <class K>
 struct key_heads {
   const K* keys;
   key_heads at(std::uint64_t) const { return *this; }
   bool head(std::uint64_t i) const { return i == 0 || !(keys[i] == keys[i - 1]); }
+  std::uint64_t last_head(std::uint64_t b, std::uint64_t e) const {
+    for (std::uint64_t i = e; i-- > b;)
+      if (head(i)) return i;
+    return e;
+  }
+  std::uint64_t count(std::uint64_t b, std::uint64_t e) const {  // no branch to mispredict on short runs
+    std::uint64_t c = head(b) ? 1 : 0;
+    for (std::uint64_t i = b + 1; i < e; ++i) c += !(keys[i] == keys[i - 1]) ? 1 : 0;
+    return c;
+  }
 };
 
-// Heads of segments, positions relative to offsets[0]: a cursor on the next segment start at or after the block.
+// Heads of segments, positions relative to offsets[0]: a cursor on the next segment start at or after the block;
+// the last start in a block by a binary search.
 struct offset_heads {
   const std::uint64_t* offsets;  // the n_segments starts (offsets without its last entry)
   std::uint64_t segments, lo;
@@ -77,22 +90,24 @@ struct offset_heads {
     next = s < segments ? offsets[s] - lo : ~std::uint64_t{0};
     return true;
   }
+  std::uint64_t last_head(std::uint64_t b, std::uint64_t e) const {
+    const std::uint64_t start = *(std::upper_bound(offsets, offsets + segments, lo + e - 1) - 1) - lo;  // offsets[0] = lo <= lo + e - 1
+    return start >= b ? start : e;
+  }
 };
 
-// Phase 1 of every variant: the block's carry, folded from its last head (inclusive of init where `init`).
+// Phase 1 of every variant: the block's carry, the fold from its last head (led by init where `init`), or of the
+// whole block without one; only that tail of the values is read. count_heads: also the block's heads.
 template <class V, class Heads, class Op>
-carry<V> block_carry(Heads heads, const V* x, std::uint64_t b, std::uint64_t e, const V* init, Op& op) {
+carry<V> block_carry(const Heads& heads, const V* x, std::uint64_t b, std::uint64_t e, const V* init, Op& op, bool count_heads = false) {
   carry<V> c;
-  auto h = heads.at(b);
-  for (std::uint64_t i = b; i < e; ++i) {
-    const V v = x[i];
-    if (h.head(i)) {
-      ++c.count, c.has_head = true;
-      c.value = init ? op(*init, v) : v;
-    } else {
-      c.value = i == b ? v : op(c.value, v);
-    }
-  }
+  const std::uint64_t h = heads.last_head(b, e);
+  c.has_head = h < e;
+  std::uint64_t i = c.has_head ? h : b;
+  c.value = c.has_head && init ? op(*init, x[i]) : x[i];
+  for (++i; i < e; ++i) c.value = op(c.value, x[i]);
+  if constexpr (requires { heads.count(b, e); })
+    if (count_heads && c.has_head) c.count = heads.count(b, e);
   return c;
 }
 }  // namespace detail_segmented
@@ -145,7 +160,7 @@ std::uint64_t three_phase_reduce_by_key(int threads, std::span<const K> keys, st
   three_phase<carry>(detail_segmented::threads_for(threads, n, sizeof(K) + sizeof(V)), n, detail_segmented::block_elements(sizeof(K) + sizeof(V)), nullptr,
       detail_segmented::carry_op<V, Op>{op},
       // Phase 1, reduce: the block's heads, and the fold since its last one.
-      [&](std::uint64_t b, std::uint64_t e) { return detail_segmented::block_carry<V>(heads, x, b, e, nullptr, op); },
+      [&](std::uint64_t b, std::uint64_t e) { return detail_segmented::block_carry<V>(heads, x, b, e, nullptr, op, true); },
       // Phase 3, finalise: each head closes the run before it (its fold is complete now) and opens its own; the
       // last block closes the last run. A block without a head closes nothing.
       [&](std::uint64_t b, std::uint64_t e, const carry* before, const carry& self, std::uint64_t) {
@@ -177,6 +192,7 @@ void three_phase_segmented_reduce(int threads, std::span<const T> values, std::s
   const std::uint64_t segments = offsets.size() - 1, lo = offsets[0], hi = offsets[segments], n = hi - lo;
   const std::uint64_t* off = offsets.data();
   const T* x = values.data() + lo;
+  const detail_segmented::offset_heads heads{off, segments, lo};
   if (n == 0) {  // every segment empty
     std::fill(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(segments), init);
     return;
@@ -184,17 +200,8 @@ void three_phase_segmented_reduce(int threads, std::span<const T> values, std::s
   three_phase<carry>(detail_segmented::threads_for(threads, n, sizeof(T)), n, detail_segmented::block_elements(sizeof(T)), nullptr,
       detail_segmented::carry_op<T, Op>{op},
       // Phase 1, reduce: the fold from the start of the segment holding the block's last element, where that
-      // start lies in the block (led by init), else of the whole block. Only that tail is read here.
-      [&](std::uint64_t b, std::uint64_t e) {
-        const std::uint64_t s = static_cast<std::uint64_t>(std::upper_bound(off, off + segments, lo + e - 1) - off) - 1;
-        const std::uint64_t start = off[s] - lo;
-        carry c;
-        c.has_head = start >= b;
-        std::uint64_t i = c.has_head ? start : b;
-        c.value = c.has_head ? op(init, x[i]) : x[i];
-        for (++i; i < e; ++i) c.value = op(c.value, x[i]);
-        return c;
-      },
+      // start lies in the block (led by init), else of the whole block.
+      [&](std::uint64_t b, std::uint64_t e) { return detail_segmented::block_carry(heads, x, b, e, &init, op); },
       // Phase 3, finalise: the segments that end in (b, e] (block 0: [b, e], taking the empty ones at offsets[0]),
       // each folded from its start or, where it began in an earlier block, from the carried prefix.
       [&](std::uint64_t b, std::uint64_t e, const carry* before, const carry&, std::uint64_t) {
