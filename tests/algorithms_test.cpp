@@ -81,4 +81,24 @@ TEST(api, runs_are_registered_on_the_cpu_only) {
   EXPECT_EQ(to_string(primitive::run_length_encode), "run_length_encode");
 }
 
+// The by-key and segmented family: likewise a serial reference and the three-phase default on the CPU only.
+TEST(api, by_key_and_segmented_are_registered_on_the_cpu_only) {
+  for (auto p : {primitive::reduce_by_key, primitive::scan_by_key, primitive::segmented_reduce, primitive::segmented_scan}) {
+    SCOPED_TRACE(std::string(to_string(p)));
+    const auto& best = find_algorithm(p, device::cpu, "best", "test");
+    EXPECT_EQ(best.name, "three-phase");
+    EXPECT_TRUE(best.stable);
+    EXPECT_TRUE(takes_params(best, "three-phase:threads=2,simd=scalar", "t"));
+    EXPECT_FALSE(takes_params(best, "three-phase:s=2", "t"));
+    EXPECT_EQ(find_algorithm(p, device::cpu, "serial", "test").name, "serial");
+    for (auto d : {device::cuda, device::gl})
+      expect_error(errc::unsupported, {"the " + std::string(to_string(d)) + " device has no " + std::string(to_string(p)) + " algorithm"},
+                   [&] { (void)find_algorithm(p, d, "best", "test"); });
+  }
+  EXPECT_EQ(to_string(primitive::reduce_by_key), "reduce_by_key");
+  EXPECT_EQ(to_string(primitive::scan_by_key), "scan_by_key");
+  EXPECT_EQ(to_string(primitive::segmented_reduce), "segmented_reduce");
+  EXPECT_EQ(to_string(primitive::segmented_scan), "segmented_scan");
+}
+
 }  // namespace

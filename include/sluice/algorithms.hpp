@@ -12,7 +12,10 @@
 
 namespace sluice {
 
-enum class primitive { reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort, unique, run_length_encode };
+enum class primitive {
+  reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort, unique, run_length_encode,
+  reduce_by_key, scan_by_key, segmented_reduce, segmented_scan
+};
 
 constexpr std::string_view to_string(primitive p) noexcept {
   switch (p) {
@@ -25,6 +28,10 @@ constexpr std::string_view to_string(primitive p) noexcept {
     case primitive::radix_sort: return "radix_sort";
     case primitive::unique: return "unique";
     case primitive::run_length_encode: return "run_length_encode";
+    case primitive::reduce_by_key: return "reduce_by_key";
+    case primitive::scan_by_key: return "scan_by_key";
+    case primitive::segmented_reduce: return "segmented_reduce";
+    case primitive::segmented_scan: return "segmented_scan";
   }
   return "unknown";
 }
@@ -139,6 +146,16 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::run_length_encode, "three-phase",  true,  false, true,  true,  false, "Billeter Sec. 3 on P threads as unique, the prefix also carrying the last run head before each block, so that the block holding a run's successor writes its length", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; the runs have no SIMD kernels)", tunables::cpu},
   {primitive::unique,            "decoupled-lookback", false, true, true, false, true, "one pass: run heads (in[i] != in[i-1]) flagged per tile, counted by a block scan, placed by the Merrill-Garland look-back, staged in shared memory and written coalesced; values read at the heads only"},
   {primitive::run_length_encode, "decoupled-lookback", false, true, true, false, true, "one pass as unique's, the look-back carrying (runs, last head position) so that the tile holding a run's tail writes its length"},
+  // By key and segmented (reduce_by_key; inclusive_scan_by_key, exclusive_scan_by_key: scan_by_key; segmented_reduce;
+  // segmented_inclusive_scan, segmented_exclusive_scan: segmented_scan): cpu only.
+  {primitive::reduce_by_key,     "serial",       true,  false, true,  false, false, "each run of equal keys (operator==): its first key and the left fold of its values, one thread, in place allowed"},
+  {primitive::reduce_by_key,     "three-phase",  true,  false, true,  true,  false, "Billeter Sec. 3 on P threads with Blelloch's segmented carry: per cache-sized block its run heads and the fold since its last head, (count, flag, value) prefixes chained over the blocks, each run's value written by the block holding its successor (float results do not depend on P)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
+  {primitive::scan_by_key,       "serial",       true,  false, true,  false, false, "running fold restarted at each run of equal keys, one thread, in place allowed"},
+  {primitive::scan_by_key,       "three-phase",  true,  false, true,  true,  false, "Billeter Sec. 5.2 on P threads with Blelloch's segmented carry: per cache-sized block the fold since its last run head, (flag, value) prefixes chained over the blocks, each block rescanned from its prefix while in cache (float results do not depend on P)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
+  {primitive::segmented_reduce,  "serial",       true,  false, true,  false, false, "init and the left fold of each segment of an offsets array, one thread"},
+  {primitive::segmented_reduce,  "three-phase",  true,  false, true,  true,  false, "Billeter Sec. 3 on P threads over the segments' elements: per cache-sized block the fold of its last segment's part, (flag, value) prefixes chained over the blocks, each segment folded by the block where it ends (one huge segment and many small ones alike; float results do not depend on P)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
+  {primitive::segmented_scan,    "serial",       true,  false, true,  false, false, "running fold restarted at each segment of an offsets array, one thread, in place allowed"},
+  {primitive::segmented_scan,    "three-phase",  true,  false, true,  true,  false, "the by-key three-phase scan with segment starts as heads, found by a binary search of the offsets per block (float results do not depend on P)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
   // The gl device: the papers' systems in fragment, geometry and vertex shaders (docs/guide/gl.md).
   {primitive::reduce,            "goddeke-multipass", false, false, true, false, false, "Goeddeke tutorial in fragment shaders: 2x2 groups of an M x M texture, coordinates from the fragment position, ping-pong render-to-texture passes to 1x1 (commutative op)", {}, {}, true, true},
   {primitive::compact,           "roger",        false, false, true,  false, false, "Roger 2007 Sec. III in fragment shaders: blocks of s, Hillis-Steele prefix sums + Fig. 5 search, blocks concatenated by line segments split in a geometry shader (Fig. 7)", "s=64 (2..1024, power of 2)", tunables::gl_roger, true, true},

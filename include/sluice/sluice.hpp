@@ -1,4 +1,5 @@
-// sluice: reduction, scan, stream compaction, partition, radix sort and runs (unique, run-length encoding) on CPUs and CUDA GPUs.
+// sluice: reduction, scan, stream compaction, partition, radix sort and runs (unique, run-length encoding), by-key and
+// segmented reductions and scans on CPUs and CUDA GPUs.
 #pragma once
 #include "sluice/algorithms.hpp"
 #include "sluice/compact.hpp"
@@ -10,5 +11,6 @@
 #include "sluice/runs.hpp"
 #include "sluice/scan.hpp"
 #include "sluice/scratch.hpp"
+#include "sluice/segmented.hpp"
 #include "sluice/sort.hpp"
 #include "sluice/types.hpp"

@@ -18,9 +18,10 @@ __version__ = _sluice.version
 __all__ = [
     "Error", "Predicate", "argsort", "at_least", "at_most", "compact", "compact_async", "compact_if", "compact_if_async",
     "compact_unordered", "compact_unordered_async", "compact_unordered_if", "compact_unordered_if_async",
-    "device_available", "equal_to", "exclusive_scan", "non_trivial_runs", "run_length_encode", "unique", "unique_by_key", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
+    "device_available", "equal_to", "exclusive_scan", "exclusive_scan_by_key", "inclusive_scan_by_key", "non_trivial_runs", "run_length_encode", "unique", "unique_by_key", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
     "not_equal_to", "partition", "partition_async", "partition_unordered", "partition_unordered_async", "radix_sort",
-    "reduce", "reduce_async", "release_scratch",
+    "reduce", "reduce_async", "reduce_by_key", "release_scratch", "segmented_exclusive_scan", "segmented_inclusive_scan",
+    "segmented_reduce",
 ]
 
 device_available = _sluice.device_available
@@ -314,10 +315,83 @@ def non_trivial_runs(x, *, out_offsets=None, out_lengths=None, algorithm="best",
     return out_offsets[:k], out_lengths[:k]
 
 
+# by key and segmented (CPU) ------------------------------------------------------------------------------------
+
+def reduce_by_key(keys, values, *, op="sum", out_keys=None, out_values=None, algorithm="best", stream=None):
+    """(keys, values): each run of equal keys' first key and the op-fold of its values (no init), in order.
+    op: "sum", "product", "min" or "max"."""
+    lib, s, scratch, producer = _setting(keys, stream)
+    n = _arrays.length(keys, lib, "reduce_by_key", "keys")
+    if out_keys is None:
+        out_keys = _arrays.empty(keys, lib, n)
+    if out_values is None:
+        vlib = _arrays.library(values)
+        out_values = _arrays.empty(values, vlib, _arrays.length(values, vlib, "reduce_by_key", "values"))
+    k = _sluice._reduce_by_key("reduce_by_key", _raw(keys, producer), _raw(values, producer), _raw(out_keys, producer),
+                               _raw(out_values, producer), op, algorithm, s, scratch)
+    return out_keys[:k], out_values[:k]
+
+
+def inclusive_scan_by_key(keys, values, *, op="sum", out=None, algorithm="best", stream=None):
+    """The inclusive scan of values restarted at each run of equal keys; out may be values. Returns out."""
+    lib, s, scratch, producer = _setting(keys, stream)
+    if out is None:
+        vlib = _arrays.library(values)
+        out = _arrays.empty(values, vlib, _arrays.length(values, vlib, "inclusive_scan_by_key", "values"))
+    _sluice._scan_by_key("inclusive_scan_by_key", _raw(keys, producer), _raw(values, producer), _raw(out, producer), True, op, None,
+                         algorithm, s, scratch)
+    return out
+
+
+def exclusive_scan_by_key(keys, values, *, op="sum", init=None, out=None, algorithm="best", stream=None):
+    """The exclusive scan of values restarted at each run of equal keys, each run's first element init (the
+    op's identity by default); out may be values. Returns out."""
+    lib, s, scratch, producer = _setting(keys, stream)
+    if out is None:
+        vlib = _arrays.library(values)
+        out = _arrays.empty(values, vlib, _arrays.length(values, vlib, "exclusive_scan_by_key", "values"))
+    _sluice._scan_by_key("exclusive_scan_by_key", _raw(keys, producer), _raw(values, producer), _raw(out, producer), False, op, init,
+                         algorithm, s, scratch)
+    return out
+
+
+def segmented_reduce(values, offsets, *, op="sum", init=None, out=None, algorithm="best", stream=None):
+    """out[s] = init op values[offsets[s]] op ... op values[offsets[s+1]-1] for the len(offsets) - 1 segments
+    (offsets: uint64 or int64, non-decreasing, at most len(values)); init the op's identity by default."""
+    lib, s, scratch, producer = _setting(values, stream)
+    if out is None:
+        olib = _arrays.library(offsets)
+        out = _arrays.empty(values, lib, max(_arrays.length(offsets, olib, "segmented_reduce", "offsets") - 1, 0))
+    _sluice._segmented("segmented_reduce", _raw(values, producer), _raw(offsets, producer), _raw(out, producer), False, False, op, init,
+                       algorithm, s, scratch)
+    return out
+
+
+def segmented_inclusive_scan(values, offsets, *, op="sum", out=None, algorithm="best", stream=None):
+    """The inclusive scan of each segment [offsets[s], offsets[s+1]) at the same positions of out; out's
+    elements outside every segment are left as they are (out defaults to a copy of values); out may be values."""
+    lib, s, scratch, producer = _setting(values, stream)
+    if out is None:
+        out = _arrays.copy(values, lib)
+    _sluice._segmented("segmented_inclusive_scan", _raw(values, producer), _raw(offsets, producer), _raw(out, producer), True, True, op,
+                       None, algorithm, s, scratch)
+    return out
+
+
+def segmented_exclusive_scan(values, offsets, *, op="sum", init=None, out=None, algorithm="best", stream=None):
+    """The exclusive scan of each segment from init (the op's identity by default), as segmented_inclusive_scan."""
+    lib, s, scratch, producer = _setting(values, stream)
+    if out is None:
+        out = _arrays.copy(values, lib)
+    _sluice._segmented("segmented_exclusive_scan", _raw(values, producer), _raw(offsets, producer), _raw(out, producer), True, False, op,
+                       init, algorithm, s, scratch)
+    return out
+
+
 # the registry ------------------------------------------------------------------------------------------------
 
 _PRIMITIVES = ("reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-               "run_length_encode")
+               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan")
 
 
 def list_algorithms(primitive=None):

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <type_traits>
 #include <string>
@@ -64,6 +65,27 @@ decltype(auto) with_bytes(const dtype& t, std::uintptr_t addresses, const std::s
       misaligned();
   }
   fail_type(fn, arg, t, movable_types);
+}
+
+// The operators of reduce, the scans and the by-key and segmented family, by name.
+template <class F>
+decltype(auto) with_op(const std::string& fn, const std::string& op, F&& f) {
+  if (op == "sum") return f(sluice::sum{});
+  if (op == "product") return f(sluice::product{});
+  if (op == "min") return f(sluice::minimum{});
+  if (op == "max") return f(sluice::maximum{});
+  throw py::value_error("sluice." + fn + ": op='" + op + "': expected 'sum', 'product', 'min' or 'max'");
+}
+
+// The op's identity: what init defaults to.
+template <class T, class Op>
+T identity() {
+  if constexpr (std::is_same_v<Op, sluice::product>) return T{1};
+  else if constexpr (std::is_same_v<Op, sluice::minimum>)
+    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+  else if constexpr (std::is_same_v<Op, sluice::maximum>)
+    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+  else return T{0};
 }
 
 template <class T>
@@ -129,5 +151,6 @@ void bind_select(py::module_& m);
 void bind_reduce_scan(py::module_& m);
 void bind_sort(py::module_& m);
 void bind_runs(py::module_& m);
+void bind_segmented(py::module_& m);
 
 }  // namespace sluice_py

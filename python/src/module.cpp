@@ -61,6 +61,7 @@ PYBIND11_MODULE(_sluice, m) {
   bind_select(m);
   bind_sort(m);
   bind_runs(m);
+  bind_segmented(m);
   m.def("_algorithms", &algorithms);
   m.def(
       "_describe",

@@ -1,30 +1,8 @@
 // reduce, reduce_async, inclusive_scan and exclusive_scan under sum, product, min and max.
-#include <limits>
-
 #include "call.hpp"
 
 namespace sluice_py {
 namespace {
-
-template <class F>
-decltype(auto) with_op(const std::string& fn, const std::string& op, F&& f) {
-  if (op == "sum") return f(sluice::sum{});
-  if (op == "product") return f(sluice::product{});
-  if (op == "min") return f(sluice::minimum{});
-  if (op == "max") return f(sluice::maximum{});
-  throw py::value_error("sluice." + fn + ": op='" + op + "': expected 'sum', 'product', 'min' or 'max'");
-}
-
-// The op's identity: what init defaults to.
-template <class T, class Op>
-T identity() {
-  if constexpr (std::is_same_v<Op, sluice::product>) return T{1};
-  else if constexpr (std::is_same_v<Op, sluice::minimum>)
-    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-  else if constexpr (std::is_same_v<Op, sluice::maximum>)
-    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
-  else return T{0};
-}
 
 template <class T>
 py::object numpy_scalar(T v, const dtype& t) {

@@ -9,11 +9,12 @@ from conftest import (assert_same_bits, assert_same_multiset, check_reduce, chec
                       random_bytes_array, ref_sort_order)
 
 PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-              "run_length_encode"]
+              "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan"]
 # The CPU defaults, as docs/guide/cpu.md lists them.
 CPU_DEFAULTS = {"reduce": "vectorized", "scan": "billeter-scan", "compact": "billeter", "compact_unordered": "billeter",
                 "partition": "split", "partition_unordered": "split", "radix_sort": "lsd-parallel",
-                "unique": "three-phase", "run_length_encode": "three-phase"}
+                "unique": "three-phase", "run_length_encode": "three-phase", "reduce_by_key": "three-phase",
+                "scan_by_key": "three-phase", "segmented_reduce": "three-phase", "segmented_scan": "three-phase"}
 KEYS = {"primitive", "name", "devices", "default_on", "stable", "summary", "params"}
 
 
@@ -143,6 +144,35 @@ def run_primitive(rng, prim, algo, n):
                 starts = np.flatnonzero(heads)
                 assert np.array_equal(o, starts[lengths > 1]), algo + " non-trivial offsets"
                 assert np.array_equal(l, lengths[lengths > 1]), algo + " non-trivial lengths"
+    elif prim in ("reduce_by_key", "scan_by_key"):
+        keys = runs_array(rng, np.int32, n)
+        heads, lengths = ref_runs(keys)
+        starts = np.flatnonzero(heads)
+        for dtype in (np.int64, np.float64):
+            x = random_array(rng, dtype, n)
+            if prim == "reduce_by_key":
+                k, v = sluice.reduce_by_key(keys, x, op="max", algorithm=algo)
+                assert np.array_equal(k, keys[starts]), algo
+                assert np.array_equal(v, np.maximum.reduceat(x, starts) if n else x[:0]), algo
+            else:
+                got = sluice.inclusive_scan_by_key(keys, x, op="max", algorithm=algo)
+                ex = sluice.exclusive_scan_by_key(keys, x, op="max", algorithm=algo)
+                for b, e in zip(starts.tolist(), (starts + lengths.astype(np.int64)).tolist()):
+                    check_scan(got[b:e], x[b:e], "max", what=algo)
+                    check_scan(ex[b:e], x[b:e], "max", exclusive=True, what=algo)
+    elif prim in ("segmented_reduce", "segmented_scan"):
+        offsets = np.unique(np.r_[0, rng.integers(0, n + 1, 64), n]).astype(np.uint64)
+        for dtype in (np.int64, np.float64):
+            x = random_array(rng, dtype, n)
+            bounds = list(zip(offsets[:-1].astype(int).tolist(), offsets[1:].astype(int).tolist()))
+            if prim == "segmented_reduce":
+                got = sluice.segmented_reduce(x, offsets, op="min", algorithm=algo)
+                for s, (b, e) in enumerate(bounds):
+                    check_reduce(got[s], x[b:e], "min", what=algo)
+            else:
+                got = sluice.segmented_inclusive_scan(x, offsets, op="min", algorithm=algo)
+                for b, e in bounds:
+                    check_scan(got[b:e], x[b:e], "min", what=algo)
     else:
         raise AssertionError("no runner for primitive %r" % prim)
 

@@ -61,6 +61,51 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> runs(const std::vector<T>& 
   return r;
 }
 
+// Per run of equal keys (runs above): the run's first key and the left fold of its values (no init).
+template <class K, class V, class Op>
+std::pair<std::vector<K>, std::vector<V>> reduce_by_key(const std::vector<K>& keys, const std::vector<V>& values, Op op) {
+  std::pair<std::vector<K>, std::vector<V>> out;
+  for (const auto& [first, length] : runs(keys)) {
+    V acc = values[first];
+    for (std::uint64_t i = first + 1; i < first + length; ++i) acc = op(acc, values[i]);
+    out.first.push_back(keys[first]);
+    out.second.push_back(acc);
+  }
+  return out;
+}
+
+// The scan of each run of equal keys: inclusive, or exclusive from init.
+template <class K, class V, class Op>
+std::vector<V> scan_by_key(const std::vector<K>& keys, const std::vector<V>& values, bool inclusive, V init, Op op) {
+  std::vector<V> out(values.size());
+  for (const auto& [first, length] : runs(keys))
+    for (std::uint64_t i = first; i < first + length; ++i)
+      out[i] = i == first ? (inclusive ? values[i] : init) : inclusive ? op(out[i - 1], values[i]) : op(out[i - 1], values[i - 1]);
+  return out;
+}
+
+// init and the left fold of each segment [offsets[s], offsets[s + 1]).
+template <class T, class Op>
+std::vector<T> segmented_reduce(const std::vector<T>& values, const std::vector<std::uint64_t>& offsets, T init, Op op) {
+  std::vector<T> out;
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    T acc = init;
+    for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i) acc = op(acc, values[i]);
+    out.push_back(acc);
+  }
+  return out;
+}
+
+// The scan of each segment into a copy of `around` (whose elements outside every segment stay as they are).
+template <class T, class Op>
+std::vector<T> segmented_scan(const std::vector<T>& values, const std::vector<std::uint64_t>& offsets, std::vector<T> around, bool inclusive,
+                              T init, Op op) {
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+    for (std::uint64_t i = offsets[s]; i < offsets[s + 1]; ++i)
+      around[i] = i == offsets[s] ? (inclusive ? values[i] : init) : inclusive ? op(around[i - 1], values[i]) : op(around[i - 1], values[i - 1]);
+  return around;
+}
+
 // Stable sort by the key image's bit window; returns the permutation (input positions in sorted order).
 template <class K>
 std::vector<std::uint64_t> sort_permutation(const std::vector<K>& keys, bool descending, int begin, int end) {

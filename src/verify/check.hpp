@@ -59,5 +59,6 @@ void verify_compact(context& c);
 void verify_partition(context& c);
 void verify_sort(context& c);
 void verify_runs(context& c);
+void verify_segmented(context& c);
 
 }  // namespace sluice::verify

@@ -302,6 +302,47 @@ std::vector<T> make_runs(std::uint64_t n, run_pattern p, std::uint64_t seed) {
   return v;
 }
 
+std::string to_string(segment_pattern p) {
+  switch (p) {
+    case segment_pattern::all_empty: return "all-empty";
+    case segment_pattern::one_huge: return "one-huge";
+    case segment_pattern::power_law: return "power-law";
+    case segment_pattern::short_segments: return "short-segments";
+    case segment_pattern::block_edged: return "block-edged";
+    case segment_pattern::inner: return "inner";
+    case segment_pattern::none: return "none";
+  }
+  return "?";
+}
+
+std::vector<std::uint64_t> make_offsets(std::uint64_t n, segment_pattern p, std::uint64_t seed, std::uint64_t block) {
+  const std::uint64_t key = stream_key(seed ^ golden);
+  switch (p) {
+    case segment_pattern::none: return {n / 3};
+    case segment_pattern::all_empty: return std::vector<std::uint64_t>(8, n / 2);
+    case segment_pattern::one_huge: return {0, n};
+    default: break;
+  }
+  const std::uint64_t lo = p == segment_pattern::inner ? n / 7 : 0, hi = p == segment_pattern::inner ? n - n / 5 : n;
+  const std::uint64_t b = block < 2 ? 2 : block, cycle[] = {b - 1, 1, b + 1, 0, b};
+  std::vector<std::uint64_t> off = {lo};
+  for (std::uint64_t s = 0, at = lo; at < hi; ++s) {
+    std::uint64_t len;
+    if (p == segment_pattern::block_edged) {
+      len = cycle[s % 5];
+    } else if (p == segment_pattern::power_law) {
+      const double u = 1.0 - unit(word(key, s));  // (0, 1]
+      const double l = std::floor(std::pow(u, -1.5)) - 1;
+      len = l >= static_cast<double>(n) ? n : static_cast<std::uint64_t>(l);
+    } else {
+      len = word(key, s) % 9;
+    }
+    at = hi - at < len ? hi : at + len;
+    off.push_back(at);
+  }
+  return off;
+}
+
 #define SLUICE_GEN(T) \
   template std::vector<T> make_values<T>(std::uint64_t, std::uint64_t, value_kind);
 SLUICE_GEN(std::uint8_t) SLUICE_GEN(std::int32_t) SLUICE_GEN(std::uint32_t) SLUICE_GEN(std::int64_t)

@@ -53,6 +53,19 @@ inline constexpr run_pattern run_patterns[] = {run_pattern::alternating, run_pat
 template <class T>
 std::vector<T> make_runs(std::uint64_t n, run_pattern p, std::uint64_t seed);
 
+// Offsets of segments over n values (segmented_reduce, segmented scans: n_segments + 1 non-decreasing entries,
+// none past n): all_empty (seven empty segments at n / 2), one_huge ([0, n)), power_law (lengths
+// floor(u^-1.5) - 1 for u uniform in (0, 1]: many empty and short segments, a few long ones), short_segments
+// (random lengths 0..8), block_edged (lengths block - 1, 1, block + 1, 0, block in turn: segment edges on and
+// beside the multiples of `block`), inner (short segments over [n / 7, n - n / 5) only: values outside stay out
+// of every segment), none (one entry: zero segments).
+enum class segment_pattern { all_empty, one_huge, power_law, short_segments, block_edged, inner, none };
+std::string to_string(segment_pattern p);
+inline constexpr segment_pattern segment_patterns[] = {segment_pattern::all_empty, segment_pattern::one_huge, segment_pattern::power_law,
+                                                       segment_pattern::short_segments, segment_pattern::block_edged, segment_pattern::inner,
+                                                       segment_pattern::none};
+std::vector<std::uint64_t> make_offsets(std::uint64_t n, segment_pattern p, std::uint64_t seed, std::uint64_t block);
+
 enum class key_pattern { random, sorted, reverse, all_equal, few_distinct, specials };
 std::string to_string(key_pattern p);
 template <class K>

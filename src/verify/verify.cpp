@@ -16,6 +16,10 @@ tally run(const algorithm_info& algo, const settings& s, std::string_view spec) 
     case primitive::radix_sort: verify_sort(c); break;
     case primitive::unique:
     case primitive::run_length_encode: verify_runs(c); break;
+    case primitive::reduce_by_key:
+    case primitive::scan_by_key:
+    case primitive::segmented_reduce:
+    case primitive::segmented_scan: verify_segmented(c); break;
   }
   return c.t;
 }

@@ -86,6 +86,35 @@ void quick_suite_at(runner& r, device d, std::uint64_t n) {
       r.measure("unique", "std::unique_copy", "u32", -1, b + runs * 4,
                 [&] { sink_int = static_cast<std::uint64_t>(std::unique_copy(rin.host.begin(), rin.host.end(), out.host.begin()) - out.host.begin()); });
   }
+  // The by-key and segmented family: u32 keys in runs of 1..8 beside u32 values (keys and values read, each run's
+  // key and sum or every scanned value written); u32 values in power-law segments (values and offsets read, each
+  // segment's sum or every scanned value written).
+  if (!names(primitive::reduce_by_key, d).empty() || !names(primitive::segmented_reduce, d).empty()) {
+    buf<u32> kin(verify::make_runs<u32>(n, verify::run_pattern::short_runs, 4), d), out_keys(std::vector<u32>(n), d);
+    const auto offsets = verify::make_offsets(n, verify::segment_pattern::power_law, 5, 0);
+    buf<std::uint64_t> off(offsets, d);
+    const double runs = static_cast<double>(sluice::unique(kin.host, out_keys.host));
+    const double segments = static_cast<double>(offsets.size() - 1);
+    for (const auto& a : specs_of(primitive::reduce_by_key, d)) {
+      options o{d, a, nullptr};
+      r.measure("reduce_by_key", a, "u32", -1, 2 * b + runs * 8,
+                [&] { sink_int = sluice::reduce_by_key(kin.span(), in.span(), out_keys.span(), out.span(), sum{}, o); });
+    }
+    for (const auto& a : specs_of(primitive::scan_by_key, d)) {
+      options o{d, a, nullptr};
+      r.measure("inclusive_scan_by_key", a, "u32", -1, 3 * b, [&] { sluice::inclusive_scan_by_key(kin.span(), in.span(), out.span(), sum{}, o); });
+    }
+    for (const auto& a : specs_of(primitive::segmented_reduce, d)) {
+      options o{d, a, nullptr};
+      r.measure("segmented_reduce", a, "u32", -1, b + (segments + 1) * 8 + segments * 4,
+                [&] { sluice::segmented_reduce(in.span(), off.span(), out.span(), u32{0}, sum{}, o); });
+    }
+    for (const auto& a : specs_of(primitive::segmented_scan, d)) {
+      options o{d, a, nullptr};
+      r.measure("segmented_inclusive_scan", a, "u32", -1, 2 * b + (segments + 1) * 8,
+                [&] { sluice::segmented_inclusive_scan(in.span(), off.span(), out.span(), sum{}, o); });
+    }
+  }
   if (d == device::cpu) {  // the standard library beside the CPU backend
     r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
     r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
