@@ -7,7 +7,8 @@
 // order their blocks start, so every predecessor being waited on is already running: no deadlock on any
 // grid.
 // 4-byte values travel packed with their status in one 64-bit word (one relaxed access, no fences); wider
-// ones in a status word with release/acquire order beside two value arrays.
+// ones (8 bytes: tile_state; pairs of 16 bytes or more: wide_state) in a status word with release/acquire order
+// beside two value arrays.
 // Packed words may carry the epoch of their call in bits 2..25 (launch_states below): the states are then
 // kept per stream between calls, and a word of an earlier call reads as invalid, so none is zeroed first.
 #pragma once
@@ -104,6 +105,49 @@ struct tile_state {
       v = from_bits<T>(cuda::atomic_ref<bits_of<T>, cuda::thread_scope_device>(slot[tile]).load(cuda::memory_order_relaxed));
       return best;
     }
+  }
+};
+
+// Values wider than 8 bytes (a pair of counts, a count beside a value): a status word beside two arrays of
+// values, each value stored word by word (relaxed) before its status is published (release) and read after the
+// status (acquire), as tile_state does for 8-byte values. The states start zeroed (every tile invalid).
+template <class T>
+struct wide_state {
+  static_assert(sizeof(T) % 8 == 0 && std::is_trivially_copyable_v<T>, "whole 8-byte words of a trivially copyable value");
+  static constexpr unsigned words = sizeof(T) / 8;
+  using value_type = T;
+  unsigned long long* aggregates;
+  unsigned long long* prefixes;
+  unsigned* flags;
+
+  static std::size_t bytes(u64 tiles) { return tiles * (2 * sizeof(T) + sizeof(unsigned)); }
+  static wide_state at(void* p, u64 tiles) {
+    wide_state s;
+    s.aggregates = static_cast<unsigned long long*>(p);
+    s.prefixes = s.aggregates + tiles * words;
+    s.flags = reinterpret_cast<unsigned*>(s.prefixes + tiles * words);
+    return s;
+  }
+  __device__ void publish(u64 tile, status st, const T& v) const {
+    unsigned long long w[words];
+    memcpy(w, &v, sizeof(T));
+    unsigned long long* slot = (st == aggregate ? aggregates : prefixes) + tile * words;
+#pragma unroll
+    for (unsigned k = 0; k < words; ++k)
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(slot[k]).store(w[k], cuda::memory_order_relaxed);
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).fetch_or(st, cuda::memory_order_release);
+  }
+  __device__ status peek(u64 tile, T& v) const {
+    const unsigned st = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).load(cuda::memory_order_acquire);
+    if (st == invalid) return invalid;
+    const status best = (st & prefix) ? prefix : aggregate;
+    const unsigned long long* slot = (best == aggregate ? aggregates : prefixes) + tile * words;
+    unsigned long long w[words];
+#pragma unroll
+    for (unsigned k = 0; k < words; ++k)
+      w[k] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(const_cast<unsigned long long&>(slot[k])).load(cuda::memory_order_relaxed);
+    memcpy(&v, w, sizeof(T));
+    return best;
   }
 };
 

@@ -20,7 +20,6 @@
 #include <cub/block/block_discontinuity.cuh>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cuda/atomic>
 #include <cuda/std/type_traits>
 #include <cstdint>
 
@@ -50,39 +49,6 @@ struct pair_op {
 };
 struct count_op {
   __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a + b; }
-};
-
-// The tile states of the pairs: a status word beside two arrays of pairs, each pair stored before its status
-// is published (release) and read after the status (acquire), as lookback::tile_state does for 8-byte values.
-struct pair_state {
-  using value_type = pair;
-  pair* aggregates;
-  pair* prefixes;
-  unsigned* flags;
-
-  static std::size_t bytes(u64 tiles) { return tiles * (2 * sizeof(pair) + sizeof(unsigned)); }
-  static pair_state at(void* p, u64 tiles) {
-    pair_state s;
-    s.aggregates = static_cast<pair*>(p);
-    s.prefixes = s.aggregates + tiles;
-    s.flags = reinterpret_cast<unsigned*>(s.prefixes + tiles);
-    return s;
-  }
-  __device__ void publish(u64 tile, lookback::status st, const pair& v) const {
-    pair& slot = (st == lookback::aggregate ? aggregates : prefixes)[tile];
-    cuda::atomic_ref<u64, cuda::thread_scope_device>(slot.count).store(v.count, cuda::memory_order_relaxed);
-    cuda::atomic_ref<u64, cuda::thread_scope_device>(slot.last).store(v.last, cuda::memory_order_relaxed);
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).fetch_or(st, cuda::memory_order_release);
-  }
-  __device__ lookback::status peek(u64 tile, pair& v) const {
-    const unsigned st = cuda::atomic_ref<unsigned, cuda::thread_scope_device>(flags[tile]).load(cuda::memory_order_acquire);
-    if (st == lookback::invalid) return lookback::invalid;
-    const lookback::status best = (st & lookback::prefix) ? lookback::prefix : lookback::aggregate;
-    pair& slot = (best == lookback::aggregate ? aggregates : prefixes)[tile];
-    v.count = cuda::atomic_ref<u64, cuda::thread_scope_device>(slot.count).load(cuda::memory_order_relaxed);
-    v.last = cuda::atomic_ref<u64, cuda::thread_scope_device>(slot.last).load(cuda::memory_order_relaxed);
-    return best;
-  }
 };
 
 // What a thread counts within the tile: counted heads; for the lengths also counted tails and 1 + the tile
@@ -300,6 +266,7 @@ void run(const K* in, const V* values, outputs<K, V> out, u64 n, u64* count, cud
         in, values, out, n, count, states.counter(), states.spare_counter(), lookback::count_state::at(states.states(), tiles, states.epoch()));
     check_launch(fn, "runs_lookback::runs_kernel");
   } else {
+    using pair_state = lookback::wide_state<pair>;
     lookback::launch_states states(pair_state::bytes(tiles), false, s, fn);
     runs_kernel<Kind, K, V><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(in, values, out, n, count, states.counter(),
                                                                                   states.spare_counter(), pair_state::at(states.states(), tiles));
