@@ -62,9 +62,9 @@ TEST(api, list_has_a_default_per_primitive_and_device) {
     EXPECT_TRUE(find_algorithm(p, device::gl, "best", "test").on_gl) << to_string(p);
 }
 
-// The runs family: a serial reference and the three-phase default on the CPU, taking the CPU's tunables; no
-// entry on cuda or gl, which find_algorithm says as unsupported.
-TEST(api, runs_are_registered_on_the_cpu_only) {
+// The runs family: a serial reference and the three-phase default on the CPU, taking the CPU's tunables; the
+// look-back on CUDA; no entry on gl, which find_algorithm says as unsupported.
+TEST(api, runs_are_registered) {
   for (auto p : {primitive::unique, primitive::run_length_encode}) {
     SCOPED_TRACE(std::string(to_string(p)));
     const auto& best = find_algorithm(p, device::cpu, "best", "test");
@@ -73,16 +73,17 @@ TEST(api, runs_are_registered_on_the_cpu_only) {
     EXPECT_TRUE(takes_params(best, "three-phase:threads=2,simd=scalar", "t"));
     EXPECT_FALSE(takes_params(best, "three-phase:s=2", "t"));
     EXPECT_EQ(find_algorithm(p, device::cpu, "serial", "test").name, "serial");
-    for (auto d : {device::cuda, device::gl})
-      expect_error(errc::unsupported, {"the " + std::string(to_string(d)) + " device has no " + std::string(to_string(p)) + " algorithm"},
-                   [&] { (void)find_algorithm(p, d, "best", "test"); });
+    EXPECT_EQ(find_algorithm(p, device::cuda, "best", "test").name, "decoupled-lookback");
+    expect_error(errc::unsupported, {"the gl device has no " + std::string(to_string(p)) + " algorithm"},
+                 [&] { (void)find_algorithm(p, device::gl, "best", "test"); });
   }
   EXPECT_EQ(to_string(primitive::unique), "unique");
   EXPECT_EQ(to_string(primitive::run_length_encode), "run_length_encode");
 }
 
-// The by-key and segmented family: likewise a serial reference and the three-phase default on the CPU only.
-TEST(api, by_key_and_segmented_are_registered_on_the_cpu_only) {
+// The by-key and segmented family: likewise a serial reference and the three-phase default on the CPU, the
+// look-back on CUDA, nothing on gl.
+TEST(api, by_key_and_segmented_are_registered) {
   for (auto p : {primitive::reduce_by_key, primitive::scan_by_key, primitive::segmented_reduce, primitive::segmented_scan}) {
     SCOPED_TRACE(std::string(to_string(p)));
     const auto& best = find_algorithm(p, device::cpu, "best", "test");
@@ -91,9 +92,9 @@ TEST(api, by_key_and_segmented_are_registered_on_the_cpu_only) {
     EXPECT_TRUE(takes_params(best, "three-phase:threads=2,simd=scalar", "t"));
     EXPECT_FALSE(takes_params(best, "three-phase:s=2", "t"));
     EXPECT_EQ(find_algorithm(p, device::cpu, "serial", "test").name, "serial");
-    for (auto d : {device::cuda, device::gl})
-      expect_error(errc::unsupported, {"the " + std::string(to_string(d)) + " device has no " + std::string(to_string(p)) + " algorithm"},
-                   [&] { (void)find_algorithm(p, d, "best", "test"); });
+    EXPECT_EQ(find_algorithm(p, device::cuda, "best", "test").name, "decoupled-lookback");
+    expect_error(errc::unsupported, {"the gl device has no " + std::string(to_string(p)) + " algorithm"},
+                 [&] { (void)find_algorithm(p, device::gl, "best", "test"); });
   }
   EXPECT_EQ(to_string(primitive::reduce_by_key), "reduce_by_key");
   EXPECT_EQ(to_string(primitive::scan_by_key), "scan_by_key");

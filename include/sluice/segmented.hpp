@@ -9,13 +9,15 @@
 // Every form writes at most its outputs' size. reduce_by_key throws invalid_argument when there are more runs
 // than the outputs hold (they then hold the first ones); reduce_by_key_async writes the full count to *count
 // (host memory on the cpu) and the caller compares it with the outputs' size.
-// In place on the cpu: the scans' out may be values; reduce_by_key's out_keys may be keys and out_values values.
-// Keys and offsets never share memory with an output.
+// In place: the scans' out may be values (cpu and cuda); on the cpu reduce_by_key's out_keys may be keys and
+// out_values values. Keys and offsets never share memory with an output.
 // Floating point: the serial variant folds each run or segment left to right; the default (three-phase) folds
 // within fixed blocks and combines the blocks left to right, so its results repeat bit for bit from run to run
 // and whatever the thread count, and may differ from serial's where a run or segment spans blocks.
-// The cuda and gl devices have none of these algorithms yet: a call there is find_algorithm's unsupported
-// error (no_device first where the device itself is missing).
+// On cuda (decoupled-lookback) the same, the _async count in device memory; the offsets are checked on the
+// device before any work, and the call waits for that check. Floats repeat bit for bit from run to run there
+// too. The precompiled CUDA kernels take the values and operators of reduce and scan, and (by key) keys i32,
+// u32, i64, u64; include <sluice/cuda.cuh> first (nvcc) for others. gl has none of these algorithms.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,16 +30,11 @@
 namespace sluice {
 
 namespace detail {
-// The registry resolved a variant, so the device is one with entries for the family: the cpu only for now.
-inline void segmented_on_cpu(const char* fn, const options& opt) {
-  if (opt.device != device::cpu)
-    throw error(errc::unsupported, std::string("sluice::") + fn + ": the " + std::string(to_string(opt.device)) +
-                                       " device has no by-key or segmented backend");
-}
-
-// n_segments + 1 entries, non-decreasing, none past the values: one serial pass before any work.
-inline void check_offsets(const char* fn, std::span<const std::uint64_t> offsets, std::uint64_t values) {
+// n_segments + 1 entries, non-decreasing, none past the values: on the cpu one serial pass before any work (on
+// cuda the backend checks them on the device).
+inline void check_offsets(const char* fn, std::span<const std::uint64_t> offsets, std::uint64_t values, const options& opt) {
   if (offsets.empty()) throw error(errc::invalid_argument, arg_error(fn, "offsets", "is empty: it holds n_segments + 1 entries"));
+  if (opt.device != device::cpu) return;
   for (std::uint64_t s = 1; s < offsets.size(); ++s)
     if (offsets[s] < offsets[s - 1])
       throw error(errc::invalid_argument, arg_error(fn, "offsets", "decreases at " + std::to_string(s) + ": " + std::to_string(offsets[s - 1]) +
@@ -52,28 +49,42 @@ void reduce_by_key_run(const char* fn, std::span<const K> keys, std::span<const 
                        std::uint64_t* count, Op op, const options& opt) {
   const auto& algo = prepare(fn, primitive::reduce_by_key, opt, std::pair{"keys", keys}, std::pair{"values", values},
                              std::pair{"out_keys", out_keys}, std::pair{"out_values", out_values});
-  segmented_on_cpu(fn, opt);
+  const bool in_place_ok = opt.device != device::cuda;  // on cuda a tile writes while later tiles still read
   check_same_size(fn, "values", values.size(), "keys", keys.size());
   check_same_size(fn, "out_values", out_values.size(), "out_keys", out_keys.size());
-  check_overlap(fn, "keys", keys, "out_keys", out_keys, /*in_place_ok=*/true);
-  check_overlap(fn, "values", values, "out_values", out_values, /*in_place_ok=*/true);
+  check_overlap(fn, "keys", keys, "out_keys", out_keys, in_place_ok);
+  check_overlap(fn, "values", values, "out_values", out_values, in_place_ok);
   check_disjoint(fn, "keys", keys, "out_values", out_values);
   check_disjoint(fn, "values", values, "out_keys", out_keys);
   check_disjoint(fn, "out_keys", out_keys, "out_values", out_values);
   check_count(fn, count, opt);
-  *count = cpu::reduce_by_key(algo, spec_of(algo, opt), keys, values, out_keys, out_values, op, fn);
+  if (opt.device == device::cpu) {
+    *count = cpu::reduce_by_key(algo, spec_of(algo, opt), keys, values, out_keys, out_values, op, fn);
+    return;
+  }
+  if constexpr (config::has_cuda) {
+    if constexpr (cuda_by_key_v<K, V, Op>)
+      cuda_backend::reduce_by_key(spec_of(algo, opt), keys, values, out_keys, out_values, count, op, opt.stream);
+    else
+      no_cuda_kernels(fn, "key type, value type and operator");
+  }
 }
 
 template <class K, class V, class Op>
 void scan_by_key_run(const char* fn, std::span<const K> keys, std::span<const V> values, std::span<V> out, bool inclusive, V init, Op op,
                      const options& opt) {
   const auto& algo = prepare(fn, primitive::scan_by_key, opt, std::pair{"keys", keys}, std::pair{"values", values}, std::pair{"out", out});
-  segmented_on_cpu(fn, opt);
   check_same_size(fn, "values", values.size(), "keys", keys.size());
   check_capacity(fn, "out", out.size(), values.size());
   check_overlap(fn, "values", values, "out", out, /*in_place_ok=*/true);
   check_disjoint(fn, "keys", keys, "out", out);
-  cpu::scan_by_key(algo, spec_of(algo, opt), keys, values, out.first(values.size()), inclusive, init, op, fn);
+  if (opt.device == device::cpu) return cpu::scan_by_key(algo, spec_of(algo, opt), keys, values, out.first(values.size()), inclusive, init, op, fn);
+  if constexpr (config::has_cuda) {
+    if constexpr (cuda_by_key_v<K, V, Op>)
+      cuda_backend::scan_by_key(spec_of(algo, opt), keys, values, out.first(values.size()), inclusive, init, op, opt.stream);
+    else
+      no_cuda_kernels(fn, "key type, value type and operator");
+  }
 }
 
 template <class T, class Op>
@@ -81,12 +92,17 @@ void segmented_reduce_run(const char* fn, std::span<const T> values, std::span<c
                           const options& opt) {
   const auto& algo = prepare(fn, primitive::segmented_reduce, opt, std::pair{"values", values}, std::pair{"offsets", offsets},
                              std::pair{"out", out});
-  segmented_on_cpu(fn, opt);
-  check_offsets(fn, offsets, values.size());
+  check_offsets(fn, offsets, values.size(), opt);
   check_capacity(fn, "out", out.size(), offsets.size() - 1);
   check_disjoint(fn, "values", values, "out", out);
   check_disjoint(fn, "offsets", offsets, "out", out);
-  cpu::segmented_reduce(algo, spec_of(algo, opt), values, offsets, out.first(offsets.size() - 1), init, op, fn);
+  if (opt.device == device::cpu) return cpu::segmented_reduce(algo, spec_of(algo, opt), values, offsets, out.first(offsets.size() - 1), init, op, fn);
+  if constexpr (config::has_cuda) {
+    if constexpr (cuda_reduce_v<T, Op>)
+      cuda_backend::segmented_reduce(spec_of(algo, opt), values, offsets, out.first(offsets.size() - 1), init, op, opt.stream);
+    else
+      no_cuda_kernels(fn, "element type and operator");
+  }
 }
 
 template <class T, class Op>
@@ -94,12 +110,17 @@ void segmented_scan_run(const char* fn, std::span<const T> values, std::span<con
                         T init, Op op, const options& opt) {
   const auto& algo = prepare(fn, primitive::segmented_scan, opt, std::pair{"values", values}, std::pair{"offsets", offsets},
                              std::pair{"out", out});
-  segmented_on_cpu(fn, opt);
-  check_offsets(fn, offsets, values.size());
+  check_offsets(fn, offsets, values.size(), opt);
   check_capacity(fn, "out", out.size(), values.size());
   check_overlap(fn, "values", values, "out", out, /*in_place_ok=*/true);
   check_disjoint(fn, "offsets", offsets, "out", out);
-  cpu::segmented_scan(algo, spec_of(algo, opt), values, offsets, out.first(values.size()), inclusive, init, op, fn);
+  if (opt.device == device::cpu) return cpu::segmented_scan(algo, spec_of(algo, opt), values, offsets, out.first(values.size()), inclusive, init, op, fn);
+  if constexpr (config::has_cuda) {
+    if constexpr (cuda_reduce_v<T, Op>)
+      cuda_backend::segmented_scan(spec_of(algo, opt), values, offsets, out.first(values.size()), inclusive, init, op, opt.stream);
+    else
+      no_cuda_kernels(fn, "element type and operator");
+  }
 }
 
 template <class Offsets>

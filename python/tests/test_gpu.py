@@ -333,6 +333,51 @@ def test_cupy_stream(rng):
     assert np.array_equal(cupy.asnumpy(res2), np.cumsum(x, dtype=np.uint32))
 
 
+def gpu_matches_cpu(be, got, want, float_values):
+    got = be.to_host(got)
+    if float_values:
+        np.testing.assert_array_equal(got, want)
+    else:
+        assert_same_bits(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_runs_by_key_and_segmented(be, rng, dtype):
+    """The runs, by-key and segmented families on the GPU against the same calls on the CPU."""
+    from test_algorithms import runs_array
+    from test_segmented import power_law_offsets
+    if not be.supports(dtype):
+        pytest.skip("%s has no %s arrays" % (be.name, np.dtype(dtype).name))
+    floats = np.dtype(dtype).kind == "f"
+    for n in (0, 1, 4097, 300007):
+        x = runs_array(rng, dtype, n)
+        d = be.to_device(x)
+        assert_same_bits(be.to_host(sluice.unique(d)), sluice.unique(x))
+        u, c = sluice.run_length_encode(d)
+        want_u, want_c = sluice.run_length_encode(x)
+        assert_same_bits(be.to_host(u), want_u)
+        assert np.array_equal(be.to_host(c).astype(np.uint64), want_c)
+        keys = runs_array(rng, np.int32 if be.name == "torch" else np.uint32, n)
+        dk = be.to_device(keys)
+        # Small integers as floats: every sum exact, whatever the order of combination.
+        vals = rng.integers(-8, 8, n).astype(dtype) if floats else random_array(rng, dtype, n)
+        dv = be.to_device(vals)
+        k, v = sluice.reduce_by_key(dk, dv, op="max")
+        want_k, want_v = sluice.reduce_by_key(keys, vals, op="max")
+        assert_same_bits(be.to_host(k), want_k)
+        gpu_matches_cpu(be, v, want_v, floats)
+        gpu_matches_cpu(be, sluice.inclusive_scan_by_key(dk, dv), sluice.inclusive_scan_by_key(keys, vals, algorithm="serial"), floats)
+        gpu_matches_cpu(be, sluice.exclusive_scan_by_key(dk, dv, init=1),
+                        sluice.exclusive_scan_by_key(keys, vals, init=1, algorithm="serial"), floats)
+        offsets = power_law_offsets(rng, n)
+        doff = be.to_device(offsets.astype(np.int64) if be.name == "torch" else offsets)
+        gpu_matches_cpu(be, sluice.segmented_reduce(dv, doff), sluice.segmented_reduce(vals, offsets, algorithm="serial"), floats)
+        gpu_matches_cpu(be, sluice.segmented_inclusive_scan(dv, doff),
+                        sluice.segmented_inclusive_scan(vals, offsets, algorithm="serial"), floats)
+        gpu_matches_cpu(be, sluice.segmented_exclusive_scan(dv, doff, op="min"),
+                        sluice.segmented_exclusive_scan(vals, offsets, op="min", algorithm="serial"), floats)
+
+
 def test_gpu_errors(be, rng):
     x = random_array(rng, np.int32, 1000)
     d = be.to_device(x)

@@ -107,9 +107,16 @@ std::string reduce_by_key_case(context& c, const std::vector<K>& keys, const std
       if (!same_bits(k[i], want_keys[i])) return "in place: key at " + std::to_string(i);
     return e.range("in place: value", v, 0, runs);
   }
+  staged<K> in_k(keys, c.s.dev);
+  staged<V> in_v(values, c.s.dev);
+  staged<std::uint64_t> async_count(std::vector<std::uint64_t>{0}, c.s.dev);  // device memory on cuda
   try {
-    if (mode == 2) sluice::reduce_by_key_async(keys, values, out_k.span(), out_v.span(), &count, Op{}, c.opt());
-    else count = sluice::reduce_by_key(keys, values, out_k.span(), out_v.span(), Op{}, c.opt());
+    if (mode == 2) {
+      sluice::reduce_by_key_async(in_k.span(), in_v.span(), out_k.span(), out_v.span(), async_count.span().data(), Op{}, c.opt());
+      count = async_count.fetch()[0];
+    } else {
+      count = sluice::reduce_by_key(in_k.span(), in_v.span(), out_k.span(), out_v.span(), Op{}, c.opt());
+    }
   } catch (const sluice::error& err) {
     if (mode != 1) throw;
     if (err.code() != errc::invalid_argument) return std::string("wrong error code: ") + err.what();
@@ -134,9 +141,10 @@ std::string scan_by_key_case(context& c, const std::vector<K>& keys, const std::
   const std::uint64_t n = values.size();
   staged<V> in(values, c.s.dev);
   auto out = staged<V>::poisoned(n, c.s.dev);
-  if (mode == 0) sluice::inclusive_scan_by_key(keys, in.span(), out.span(), Op{}, c.opt());
-  else if (mode == 1) sluice::exclusive_scan_by_key(keys, in.span(), out.span(), init, Op{}, c.opt());
-  else sluice::exclusive_scan_by_key(keys, in.span(), in.span(), init, Op{}, c.opt());
+  staged<K> in_k(keys, c.s.dev);
+  if (mode == 0) sluice::inclusive_scan_by_key(in_k.span(), in.span(), out.span(), Op{}, c.opt());
+  else if (mode == 1) sluice::exclusive_scan_by_key(in_k.span(), in.span(), out.span(), init, Op{}, c.opt());
+  else sluice::exclusive_scan_by_key(in_k.span(), in.span(), in.span(), init, Op{}, c.opt());
   const auto got = mode == 2 ? in.fetch() : out.fetch();
   if (mode != 2)
     if (auto p = untouched("out", got, n, n + guard); !p.empty()) return p;
@@ -148,12 +156,14 @@ template <class T>
 std::string bad_offsets_case(context& c, const std::vector<T>& values, bool reduce) {
   const std::uint64_t n = values.size();
   const std::vector<std::uint64_t> bad[] = {{0, n / 2 + 1, n / 2, n}, {0, n / 3, n + 1}};
-  for (const auto& off : bad) {
-    auto out = staged<T>::poisoned(std::max<std::uint64_t>(n, off.size()), c.s.dev);  // room for every segment's result
+  staged<T> in(values, c.s.dev);
+  for (const auto& host_off : bad) {
+    auto out = staged<T>::poisoned(std::max<std::uint64_t>(n, host_off.size()), c.s.dev);  // room for every segment's result
+    staged<std::uint64_t> off(host_off, c.s.dev);
     try {
-      if (reduce) sluice::segmented_reduce(values, off, out.span().first(off.size() - 1), T{}, sum{}, c.opt());
-      else sluice::segmented_inclusive_scan(values, off, out.span(), sum{}, c.opt());
-      return "offsets " + std::to_string(off[1]) + ", " + std::to_string(off[2]) + " were accepted";
+      if (reduce) sluice::segmented_reduce(in.span(), off.span(), out.span().first(host_off.size() - 1), T{}, sum{}, c.opt());
+      else sluice::segmented_inclusive_scan(in.span(), off.span(), out.span(), sum{}, c.opt());
+      return "offsets " + std::to_string(host_off[1]) + ", " + std::to_string(host_off[2]) + " were accepted";
     } catch (const sluice::error& err) {
       if (err.code() != errc::invalid_argument) return std::string("wrong error code: ") + err.what();
     }
@@ -169,7 +179,9 @@ std::string segmented_case(context& c, const std::vector<T>& values, const std::
   if (mode == 0) {
     const auto e = expect<T, Op>(c, values, init, [&](const auto& v, auto i, auto op) { return reference::segmented_reduce(v, offsets, i, op); });
     auto out = staged<T>::poisoned(segments, c.s.dev);
-    sluice::segmented_reduce(values, offsets, out.span(), init, Op{}, c.opt());
+    staged<T> in(values, c.s.dev);
+    staged<std::uint64_t> off(offsets, c.s.dev);
+    sluice::segmented_reduce(in.span(), off.span(), out.span(), init, Op{}, c.opt());
     const auto got = out.fetch();
     if (auto p = untouched("out", got, segments, segments + guard); !p.empty()) return p;
     return e.range("out", got, 0, segments);
@@ -180,10 +192,11 @@ std::string segmented_case(context& c, const std::vector<T>& values, const std::
     return reference::segmented_scan(v, offsets, std::vector<U>(v.size()), inclusive, i, op);
   });
   staged<T> in(values, c.s.dev);
+  staged<std::uint64_t> off(offsets, c.s.dev);
   auto out = staged<T>::poisoned(n, c.s.dev);
-  if (mode == 1) sluice::segmented_inclusive_scan(in.span(), offsets, out.span(), Op{}, c.opt());
-  else if (mode == 2) sluice::segmented_exclusive_scan(in.span(), offsets, out.span(), init, Op{}, c.opt());
-  else sluice::segmented_exclusive_scan(in.span(), offsets, in.span(), init, Op{}, c.opt());
+  if (mode == 1) sluice::segmented_inclusive_scan(in.span(), off.span(), out.span(), Op{}, c.opt());
+  else if (mode == 2) sluice::segmented_exclusive_scan(in.span(), off.span(), out.span(), init, Op{}, c.opt());
+  else sluice::segmented_exclusive_scan(in.span(), off.span(), in.span(), init, Op{}, c.opt());
   const auto got = mode == 3 ? in.fetch() : out.fetch();
   const std::uint64_t lo = offsets.front(), hi = offsets.back();
   if (mode == 3) {
@@ -270,15 +283,22 @@ void repeatable_cases(context& c) {
     const auto values = make_values<T>(n, 4343, value_kind::sum);
     const auto keys = make_runs<std::uint32_t>(n, run_pattern::long_runs, 4344);
     const auto offsets = make_offsets(n, segment_pattern::power_law, 4345, 0);
-    std::vector<T> a(n), b(n);
-    std::vector<std::uint32_t> ka(n), kb(n);
-    for (std::vector<T>* out : {&a, &b}) {
+    staged<T> v(values, c.s.dev);
+    staged<std::uint32_t> k(keys, c.s.dev);
+    staged<std::uint64_t> off(offsets, c.s.dev);
+    std::vector<T> a, b;
+    for (std::vector<T>* got : {&a, &b}) {
+      staged<T> out(std::vector<T>(n), c.s.dev);
+      staged<std::uint32_t> out_k(std::vector<std::uint32_t>(n), c.s.dev);
       switch (c.algo.prim) {
-        case primitive::reduce_by_key: (void)sluice::reduce_by_key(keys, values, out == &a ? ka : kb, *out, sum{}, c.opt()); break;
-        case primitive::scan_by_key: sluice::inclusive_scan_by_key(keys, values, *out, sum{}, c.opt()); break;
-        case primitive::segmented_reduce: sluice::segmented_reduce(values, offsets, *out, T{}, sum{}, c.opt()); break;
-        default: sluice::segmented_inclusive_scan(values, offsets, *out, sum{}, c.opt()); break;
+        case primitive::reduce_by_key: (void)sluice::reduce_by_key(k.span(), v.span(), out_k.span(), out.span(), sum{}, c.opt()); break;
+        case primitive::scan_by_key: sluice::inclusive_scan_by_key(k.span(), v.span(), out.span(), sum{}, c.opt()); break;
+        case primitive::segmented_reduce:
+          sluice::segmented_reduce(v.span(), off.span(), out.span().first(offsets.size() - 1), T{}, sum{}, c.opt());
+          break;
+        default: sluice::segmented_inclusive_scan(v.span(), off.span(), out.span(), sum{}, c.opt()); break;
       }
+      *got = out.fetch();
     }
     for (std::uint64_t i = 0; i < n; ++i)
       if (!same_bits(a[i], b[i])) return "at " + std::to_string(i) + ": first run " + show(a[i]) + ", second " + show(b[i]);
@@ -308,15 +328,19 @@ void verify_segmented(context& c) {
     by_key_all_ops<std::uint32_t, std::int32_t>(c);
     by_key_all_ops<std::uint32_t, float>(c);
     by_key_all_ops<std::uint64_t, double>(c);
-    by_key_cases<std::uint8_t, std::uint64_t, sum>(c, true, false);
-    by_key_cases<float, std::int64_t, sum>(c, true, false);
-    by_key_cases<vec4u, float, sum>(c, false, false);
+    if (c.s.dev != device::cuda) {  // key types the precompiled CUDA kernels do not take
+      by_key_cases<std::uint8_t, std::uint64_t, sum>(c, true, false);
+      by_key_cases<float, std::int64_t, sum>(c, true, false);
+      by_key_cases<vec4u, float, sum>(c, false, false);
+    } else {
+      by_key_cases<std::int64_t, std::uint64_t, sum>(c, true, false);
+    }
   } else {
     segmented_all_ops<std::int32_t>(c);
     segmented_all_ops<float>(c);
     segmented_all_ops<double>(c);
     segmented_cases<std::uint64_t, sum>(c, true, false);
-    segmented_cases<std::uint8_t, sum>(c, false, false);
+    if (c.s.dev != device::cuda) segmented_cases<std::uint8_t, sum>(c, false, false);
   }
   repeatable_cases<float>(c);
   repeatable_cases<double>(c);

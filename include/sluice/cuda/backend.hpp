@@ -168,6 +168,21 @@ template <class K>
 void non_trivial_runs(std::string_view algo, std::span<const K> in, std::span<std::uint64_t> out_offsets,
                       std::span<std::uint64_t> out_lengths, std::uint64_t* count, CUstream_st* stream);
 
+// By key and segmented (segmented.hpp). reduce_by_key: min(runs, capacity) of each output written, *count = the
+// runs. The segmented forms check the offsets on the device first and wait for that check.
+template <class K, class V, class Op>
+void reduce_by_key(std::string_view algo, std::span<const K> keys, std::span<const V> values, std::span<K> out_keys, std::span<V> out_values,
+                   std::uint64_t* count, Op op, CUstream_st* stream);
+template <class K, class V, class Op>
+void scan_by_key(std::string_view algo, std::span<const K> keys, std::span<const V> values, std::span<V> out, bool inclusive, V init, Op op,
+                 CUstream_st* stream);
+template <class T, class Op>
+void segmented_reduce(std::string_view algo, std::span<const T> values, std::span<const std::uint64_t> offsets, std::span<T> out, T init, Op op,
+                      CUstream_st* stream);
+template <class T, class Op>
+void segmented_scan(std::string_view algo, std::span<const T> values, std::span<const std::uint64_t> offsets, std::span<T> out, bool inclusive,
+                    T init, Op op, CUstream_st* stream);
+
 // V = std::nullptr_t for keys only.
 template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit,

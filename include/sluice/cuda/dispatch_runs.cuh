@@ -1,5 +1,6 @@
-// Definitions of the runs family on CUDA (declared in backend.hpp): unique, unique_by_key, run_length_encode and
-// non_trivial_runs, each registry name to its path. Kept apart from dispatch.cuh so that the precompiled library
+// Definitions of the runs family on CUDA (declared in backend.hpp): unique, unique_by_key, run_length_encode,
+// non_trivial_runs, reduce_by_key, the scans by key and the segmented reduce and scans, each registry name to its
+// path. Kept apart from dispatch.cuh so that the precompiled library
 // builds them in their own translation units (src/cuda/runs*.cu).
 #pragma once
 #include <cstddef>
@@ -7,7 +8,9 @@
 
 #include "sluice/cuda/compact/decoupled_lookback.cuh"
 #include "sluice/cuda/dispatch.cuh"
+#include "sluice/cuda/runs/by_key.cuh"
 #include "sluice/cuda/runs/decoupled_lookback.cuh"
+#include "sluice/cuda/runs/segmented.cuh"
 
 namespace sluice::cuda_backend {
 
@@ -44,6 +47,40 @@ void non_trivial_runs(std::string_view algo, std::span<const K> in, std::span<st
       in.data(), static_cast<const std::nullptr_t*>(nullptr),
       runs_lookback::outputs<K, std::nullptr_t>{nullptr, nullptr, out_offsets.data(), out_lengths.data(), out_offsets.size()}, in.size(),
       count, stream, fn);
+}
+
+template <class K, class V, class Op>
+void reduce_by_key(std::string_view algo, std::span<const K> keys, std::span<const V> values, std::span<K> out_keys, std::span<V> out_values,
+                   std::uint64_t* count, Op op, CUstream_st* stream) {
+  constexpr const char* fn = "reduce_by_key";
+  if (algo != "decoupled-lookback") no_variant(fn, algo);
+  by_key::run<true>(keys.data(), values.data(), by_key::outputs<K, V>{out_keys.data(), out_values.data(), out_keys.size(), count}, keys.size(),
+                    op, true, V{}, stream, fn);
+}
+
+template <class K, class V, class Op>
+void scan_by_key(std::string_view algo, std::span<const K> keys, std::span<const V> values, std::span<V> out, bool inclusive, V init, Op op,
+                 CUstream_st* stream) {
+  constexpr const char* fn = "scan_by_key";
+  if (algo != "decoupled-lookback") no_variant(fn, algo);
+  by_key::run<false>(keys.data(), values.data(), by_key::outputs<K, V>{nullptr, out.data(), out.size(), nullptr}, keys.size(), op, inclusive,
+                     init, stream, fn);
+}
+
+template <class T, class Op>
+void segmented_reduce(std::string_view algo, std::span<const T> values, std::span<const std::uint64_t> offsets, std::span<T> out, T init, Op op,
+                      CUstream_st* stream) {
+  constexpr const char* fn = "segmented_reduce";
+  if (algo != "decoupled-lookback") no_variant(fn, algo);
+  by_key::segmented<true>(values.data(), values.size(), offsets.data(), offsets.size(), out.data(), op, true, init, stream, fn);
+}
+
+template <class T, class Op>
+void segmented_scan(std::string_view algo, std::span<const T> values, std::span<const std::uint64_t> offsets, std::span<T> out, bool inclusive,
+                    T init, Op op, CUstream_st* stream) {
+  constexpr const char* fn = "segmented_scan";
+  if (algo != "decoupled-lookback") no_variant(fn, algo);
+  by_key::segmented<false>(values.data(), values.size(), offsets.data(), offsets.size(), out.data(), op, inclusive, init, stream, fn);
 }
 
 }  // namespace sluice::cuda_backend

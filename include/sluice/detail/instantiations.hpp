@@ -17,6 +17,13 @@
 #define SLUICE_KEY_TYPES(X) X(std::uint32_t) X(std::int32_t) X(float) X(std::uint64_t) X(std::int64_t) X(double)
 // Key types of the runs family (unique, run_length_encode, ...); their values are storage words.
 #define SLUICE_RUN_KEY_TYPES(X) X(std::uint8_t) SLUICE_KEY_TYPES(X)
+// Key types of reduce_by_key and the scans by key; their values and operators are those of reduce and scan.
+#define SLUICE_BY_KEY_TYPES(X) X(std::int32_t) X(std::uint32_t) X(std::int64_t) X(std::uint64_t)
+// Every (value, operator) of reduce and scan, for a key K: X(K, V, Op).
+#define SLUICE_BY_KEY_V(X, K, V) X(K, V, ::sluice::sum) X(K, V, ::sluice::product) X(K, V, ::sluice::minimum) X(K, V, ::sluice::maximum)
+#define SLUICE_BY_KEY_VALUES(X, K)                                                                             \
+  SLUICE_BY_KEY_V(X, K, std::int32_t) SLUICE_BY_KEY_V(X, K, std::uint32_t) SLUICE_BY_KEY_V(X, K, std::int64_t) \
+  SLUICE_BY_KEY_V(X, K, std::uint64_t) SLUICE_BY_KEY_V(X, K, float) SLUICE_BY_KEY_V(X, K, double)
 // Storage words (size, alignment) of flagged compaction, partition and sort values.
 #define SLUICE_STORAGE(X) \
   X(1, 1) X(2, 2) X(4, 4) X(8, 8) X(8, 4) X(16, 16) X(16, 8) X(16, 4)
@@ -39,6 +46,9 @@ inline constexpr bool cuda_reduce_v = cuda_templates_visible || (numeric_v<T> &&
 template <class T, class Pred>
 inline constexpr bool cuda_predicate_v = cuda_templates_visible || ((numeric_v<T> || std::is_same_v<T, std::uint8_t>) && std::is_same_v<Pred, threshold<T>>);
 
+template <class K, class V, class Op>
+inline constexpr bool cuda_by_key_v = cuda_templates_visible || (one_of_v<K, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t> &&
+                                                                 numeric_v<V> && one_of_v<Op, sum, product, minimum, maximum>);
 template <class K>
 inline constexpr bool cuda_runs_v =
     cuda_templates_visible || one_of_v<K, std::uint8_t, std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
@@ -97,5 +107,19 @@ SLUICE_KEY_TYPES(SLUICE_EXTERN_SORT)
   SLUICE_EXTERN_RUNS_V(K, 8, 8) SLUICE_EXTERN_RUNS_V(K, 8, 4) SLUICE_EXTERN_RUNS_V(K, 16, 16)                  \
   SLUICE_EXTERN_RUNS_V(K, 16, 8) SLUICE_EXTERN_RUNS_V(K, 16, 4)
 SLUICE_RUN_KEY_TYPES(SLUICE_EXTERN_RUNS)
+#define SLUICE_EXTERN_BY_KEY(K, V, Op)                                                                          \
+  extern template void reduce_by_key<K, V, Op>(std::string_view, std::span<const K>, std::span<const V>,        \
+                                               std::span<K>, std::span<V>, std::uint64_t*, Op, CUstream_st*);    \
+  extern template void scan_by_key<K, V, Op>(std::string_view, std::span<const K>, std::span<const V>,          \
+                                             std::span<V>, bool, V, Op, CUstream_st*);
+#define SLUICE_EXTERN_BY_KEY_K(K) SLUICE_BY_KEY_VALUES(SLUICE_EXTERN_BY_KEY, K)
+SLUICE_BY_KEY_TYPES(SLUICE_EXTERN_BY_KEY_K)
+#define SLUICE_EXTERN_SEGMENTED(T, Op)                                                                          \
+  extern template void segmented_reduce<T, Op>(std::string_view, std::span<const T>, std::span<const std::uint64_t>, \
+                                               std::span<T>, T, Op, CUstream_st*);                               \
+  extern template void segmented_scan<T, Op>(std::string_view, std::span<const T>, std::span<const std::uint64_t>, \
+                                             std::span<T>, bool, T, Op, CUstream_st*);
+#define SLUICE_EXTERN_SEGMENTED_T(T) SLUICE_OPS(SLUICE_EXTERN_SEGMENTED, T)
+SLUICE_NUMERIC_TYPES(SLUICE_EXTERN_SEGMENTED_T)
 }  // namespace sluice::cuda_backend
 #endif
