@@ -55,6 +55,15 @@ template <class K>
 call run_length_encode(const K* in, K* out_unique, std::uint64_t* out_lengths, std::uint64_t n, std::uint64_t* count,
                        bool to_host) SLUICE_CUB_DIRECT_BODY
 
+// By key (sums, as cuda::std::plus) and segmented sums over offsets[s], offsets[s + 1].
+template <class K, class V>
+call reduce_by_key_sum(const K* keys, const V* values, K* out_keys, V* out_values, std::uint64_t n, std::uint64_t* count,
+                       bool to_host) SLUICE_CUB_DIRECT_BODY
+template <class K, class V>
+call inclusive_sum_by_key(const K* keys, const V* values, V* out, std::uint64_t n) SLUICE_CUB_DIRECT_BODY
+template <class T>
+call segmented_sum(const T* in, T* out, const std::uint64_t* offsets, std::uint64_t segments) SLUICE_CUB_DIRECT_BODY
+
 }  // namespace sluice::tool::cub_direct
 
 #undef SLUICE_CUB_DIRECT_BODY

@@ -5,6 +5,7 @@
 #include "cub_direct.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <initializer_list>
@@ -402,11 +403,13 @@ void sort_suite(std::vector<row>& all, device d) {
   all.insert(all.end(), r.rows().begin(), r.rows().end());
 }
 
-// The runs suite: unique, unique_by_key (u32 keys, u32 values) and run_length_encode (u32 keys, u64 lengths) at
-// 2^20 and 2^28 (or --n), average run lengths 1, 8 and 1000 (lengths uniform in [1, 2L - 1], neighbouring runs
-// distinct): the default beside CUB called directly (DeviceSelect::Unique and UniqueByKey, DeviceRunLengthEncode::
-// Encode with u64 lengths, the same outputs) on the GPU, std::unique_copy on the CPU. Bytes counted: the keys read,
-// and what the runs need: their keys (values read and written, lengths) written.
+// The runs suite: unique, unique_by_key (u32 keys, u32 values), run_length_encode (u32 keys, u64 lengths),
+// reduce_by_key and inclusive_scan_by_key (u32 sums) at 2^20 and 2^28 (or --n), average run lengths 1, 8 and 1000
+// (lengths uniform in [1, 2L - 1], neighbouring runs distinct); segmented_reduce and segmented_inclusive_scan (u32
+// sums) over 10^3, 10^6 and 10^7 segments, equal or power-law lengths. The default beside CUB called directly
+// (DeviceSelect::Unique and UniqueByKey, DeviceRunLengthEncode::Encode with u64 lengths, DeviceReduce::ReduceByKey,
+// DeviceScan::InclusiveSumByKey, DeviceSegmentedReduce::Sum; CCCL 3.0 has no segmented scan) on the GPU,
+// std::unique_copy on the CPU. Bytes counted: what each must read and write once.
 void runs_suite(std::vector<row>& all, device d) {
   using u32 = std::uint32_t;
   using u64 = std::uint64_t;
@@ -455,7 +458,51 @@ void runs_suite(std::vector<row>& all, device d) {
         r.measure("unique", "std::unique_copy", type, -1, kb + 4 * rb, [&] {
           sink_int = static_cast<u64>(std::unique_copy(in.host.begin(), in.host.end(), out.host.begin()) - out.host.begin());
         });
+      // By key: u32 sums of u32 values.
+      measure_peers(r, peers, primitive::reduce_by_key, "reduce_by_key", type, -1, 2 * kb + 8 * rb,
+                    [&](const options& o) { sink_int = sluice::reduce_by_key(in.span(), values.span(), out.span(), out_values.span(), sum{}, o); },
+                    cub_makers{{"cub", [&] {
+                                  return cub_direct::reduce_by_key_sum<u32, u32>(in.span().data(), values.span().data(), out.span().data(),
+                                                                                 out_values.span().data(), n, c, cub_to_host());
+                                }}});
+      measure_peers(r, peers, primitive::scan_by_key, "inclusive_scan_by_key", type, -1, 3 * kb,
+                    [&](const options& o) { sluice::inclusive_scan_by_key(in.span(), values.span(), out_values.span(), sum{}, o); },
+                    cub_makers{{"cub", [&] {
+                                  return cub_direct::inclusive_sum_by_key<u32, u32>(in.span().data(), values.span().data(),
+                                                                                    out_values.span().data(), n);
+                                }}});
     }
+    std::vector<std::string> without_cub = peers;  // no CUB peer for the segmented scan in CCCL 3.0
+    std::erase(without_cub, std::string("cub"));
+    buf<u32> sums(std::vector<u32>(10000000), d);
+    // Segmented sums of u32 values over 10^3, 10^6 and 10^7 segments, of equal lengths (u) or power-law ones (p,
+    // many empty): the values and offsets read, the results written.
+    for (u64 segments : {u64{1000}, u64{1000000}, u64{10000000}})
+      for (bool power : {false, true}) {
+        std::vector<u64> offsets(segments + 1, 0);
+        if (!power) {
+          for (u64 s = 0; s <= segments; ++s) offsets[s] = static_cast<u64>(static_cast<double>(n) * static_cast<double>(s) / static_cast<double>(segments));
+        } else {
+          std::mt19937_64 g(segments);
+          std::vector<double> w(segments);
+          double total = 0;
+          for (auto& x : w) x = std::pow(1.0 - std::uniform_real_distribution<double>(0, 1)(g), -1.5), total += x;
+          double at = 0;
+          for (u64 s = 0; s < segments; ++s) offsets[s] = std::min<u64>(n, static_cast<u64>(at)), at += w[s] / total * static_cast<double>(n);
+          offsets[segments] = n;
+        }
+        const std::string type = "u32/seg" + std::to_string(segments) + (power ? "p" : "u");
+        buf<u64> off(std::move(offsets), d);
+        const double bytes = 4.0 * static_cast<double>(n) + 12.0 * static_cast<double>(segments) + 8;
+        measure_peers(r, peers, primitive::segmented_reduce, "segmented_reduce", type, -1, bytes,
+                      [&](const options& o) { sluice::segmented_reduce(values.span(), off.span(), sums.span().first(segments), u32{0}, sum{}, o); },
+                      cub_makers{{"cub", [&] {
+                                    return cub_direct::segmented_sum<u32>(values.span().data(), sums.span().data(), off.span().data(), segments);
+                                  }}});
+        measure_peers(r, without_cub, primitive::segmented_scan, "segmented_inclusive_scan", type, -1,
+                      8.0 * static_cast<double>(n) + 8.0 * static_cast<double>(segments),
+                      [&](const options& o) { sluice::segmented_inclusive_scan(values.span(), off.span(), out_values.span(), sum{}, o); });
+      }
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }
 }
