@@ -19,6 +19,7 @@
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
+#include <cuda/atomic>
 #include <type_traits>
 
 #include "sluice/cuda/common.cuh"
@@ -223,9 +224,31 @@ __global__ void __launch_bounds__(policy_for<K, V>::threads, policy_for<K, V>::m
   }
 }
 
-// The tile states of one launch of pairs (zeroed: wide states are not kept between calls).
+// The tile states of one launch of pairs (zeroed, not kept between calls). reduce_by_key ranks its runs by the
+// heads counted, so its pairs travel whole (wide_state: 16 bytes under release/acquire). The scans and the
+// segmented forms read only whether a head was seen: for 4-byte values that flag, the value and the status fit
+// one 64-bit word, read and written relaxed as the packed count words are (flagged_state).
 template <class V>
-using pair_state = lookback::wide_state<keyed<V>>;
+struct flagged_state {
+  static_assert(sizeof(V) == 4, "a 4-byte value beside the flag and the status");
+  using value_type = keyed<V>;
+  unsigned long long* words;
+
+  static std::size_t bytes(u64 tiles) { return tiles * 8; }
+  static flagged_state at(void* p, u64) { return {static_cast<unsigned long long*>(p)}; }
+  __device__ void publish(u64 tile, lookback::status st, const keyed<V>& v) const {
+    const unsigned long long w = static_cast<unsigned long long>(lookback::to_bits(v.value)) << 32 | (v.heads ? 4u : 0u) | st;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).store(w, cuda::memory_order_relaxed);
+  }
+  __device__ lookback::status peek(u64 tile, keyed<V>& v) const {
+    const unsigned long long w = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(words[tile]).load(cuda::memory_order_relaxed);
+    v.heads = w >> 2 & 1u;
+    v.value = lookback::from_bits<V>(static_cast<unsigned>(w >> 32));
+    return static_cast<lookback::status>(w & 3u);
+  }
+};
+template <class V, bool Ranked>
+using pair_state = std::conditional_t<!Ranked && sizeof(V) == 4, flagged_state<V>, lookback::wide_state<keyed<V>>>;
 
 // One launch over n keys and values. Reduce: *count = the runs, min(runs, capacity) of each output written
 // (n == 0: a count of zero). Scans: out.values[0, n) written.
@@ -238,9 +261,10 @@ void run(const K* keys, const V* values, outputs<K, V> out, u64 n, Op op, bool i
   }
   const u64 tiles = ceil_div(n, u64{P::tile});
   if (tiles >= (u64{1} << 31)) throw error(errc::invalid_argument, std::string("sluice::") + fn + ": more than 2^31 tiles of input");
-  lookback::launch_states states(pair_state<V>::bytes(tiles), false, s, fn);
+  using state = pair_state<V, Reduce>;
+  lookback::launch_states states(state::bytes(tiles), false, s, fn);
   by_key_kernel<Reduce, K, V, Op><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(
-      keys, values, out, n, op, inclusive, init, states.counter(), states.spare_counter(), pair_state<V>::at(states.states(), tiles));
+      keys, values, out, n, op, inclusive, init, states.counter(), states.spare_counter(), state::at(states.states(), tiles));
   check_launch(fn, "by_key::by_key_kernel");
 }
 

@@ -157,10 +157,11 @@ void segmented(const V* values, u64 n, const u64* offsets, u64 count, V* out, Op
     }
     return;
   }
-  lookback::launch_states states(pair_state<V>::bytes(tiles), false, s, fn);
+  using state = pair_state<V, false>;  // segments are placed by their offsets: no ranks
+  lookback::launch_states states(state::bytes(tiles), false, s, fn);
   segmented_kernel<Reduce, V, Op><<<static_cast<unsigned>(tiles), P::threads, 0, s>>>(values, n, offsets, count, lower, upper, out, op, inclusive,
                                                                                        init, states.counter(), states.spare_counter(),
-                                                                                       pair_state<V>::at(states.states(), tiles));
+                                                                                       state::at(states.states(), tiles));
   check_launch(fn, "by_key::segmented_kernel");
 }
 
