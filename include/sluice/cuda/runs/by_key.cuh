@@ -24,6 +24,7 @@
 
 #include "sluice/cuda/common.cuh"
 #include "sluice/cuda/lookback.cuh"
+#include "sluice/cuda/runs/decoupled_lookback.cuh"
 
 namespace sluice::cuda_backend::by_key {
 
@@ -55,10 +56,7 @@ struct keyed_op {
   }
 };
 
-struct differs {
-  template <class T>
-  __device__ bool operator()(const T& a, const T& b) const { return !(a == b); }
-};
+using runs_lookback::differs;  // a run head: !(keys[i] == keys[i - 1])
 
 // What a block shares for tile_pairs.
 template <class P, class V>
