@@ -1,5 +1,6 @@
-// The CPU backend's threads (OpenMP) and SIMD level (detected once, or forced by a parameter or the
-// environment). See include/sluice/cpu/backend.hpp.
+// The CPU backend's plan: how many threads (OpenMP's default count, or a parameter or the environment) and
+// which SIMD level (detected once, or forced likewise). See include/sluice/cpu/backend.hpp; the threads
+// themselves are src/cpu/team.cpp's.
 #include <omp.h>
 
 #include <cstdlib>
@@ -89,19 +90,6 @@ plan make_plan(std::string_view spec, const char* fn) {
                                        " was asked for, but this processor supports at most " +
                                        std::string(to_string(detected_simd())));
   return out;
-}
-
-void run_parallel(int threads, void (*body)(void*, int, int), void* ctx) {
-  if (threads <= 1) {
-    body(ctx, 0, 1);
-    return;
-  }
-#pragma omp parallel num_threads(threads)
-  body(ctx, omp_get_thread_num(), omp_get_num_threads());
-}
-
-void barrier() {
-#pragma omp barrier
 }
 
 }  // namespace sluice::cpu_backend

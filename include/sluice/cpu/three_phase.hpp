@@ -1,11 +1,19 @@
 // Billeter et al. 2009, Sec. 3 on P cores: count (each processor reduces its block), prefix, move (each
-// block written from its prefix). The stream is cut into blocks of `block` elements, dealt to the P threads in
-// turn, so that every block is still in its core's cache when it moves: one read from memory per element.
-// The prefix is chained from block to block (each block publishes its inclusive prefix as soon as it has
-// counted, before it moves) instead of a barrier per round of P blocks: a thread reads its next block from
-// memory while its neighbour writes, and no thread waits for the slowest of a round.
+// block written from its prefix). The stream is cut into blocks of `block` elements that the threads claim in
+// order from a shared counter, so that every block is still in its core's cache when it moves: one read from
+// memory per element.
+//
+// The prefix: a block publishes its aggregate as soon as it has counted, then looks back over the blocks
+// before it (the GPU's decoupled look-back, Merrill and Garland 2016, on cores): it folds their aggregates
+// until it meets a published inclusive prefix, publishes its own and moves. A machine is rarely ours alone:
+// a predecessor whose thread the scheduler has taken off its core may not have counted yet. Its block's input
+// is there to read, so after a short wait (about one of its own block's cycles) the thread counts that block
+// itself instead of waiting a scheduler time slice for it, and publishes the result for the blocks after it.
+// No thread ever waits on another for long; the only wait left is the end of the call, for the blocks the
+// threads hold.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -18,14 +26,10 @@
 namespace sluice::cpu {
 
 namespace detail_three_phase {
-inline void relax(unsigned& spins) {
-  if (++spins < 2048) {
+inline void pause() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+  __builtin_ia32_pause();
 #endif
-  } else {
-    std::this_thread::yield();  // more threads than cores: let the one we wait for run
-  }
 }
 
 // The first exception any thread throws, kept for the caller; the other threads see `stopped()` and return.
@@ -44,56 +48,116 @@ struct first_error {
 };
 
 inline std::uint64_t block_count(std::uint64_t n, std::uint64_t block) { return (n + block - 1) / block; }
+
+inline std::int64_t now_ns() noexcept {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A block's published state. The aggregate is written by its own thread or by one that counted the block for it,
+// whichever claims `aggregate_state` first (0: none, 1: being written, 2: there); the inclusive prefix only by
+// its own thread.
+template <class V>
+struct slot {
+  std::atomic<int> aggregate_state{0};
+  std::atomic<bool> has_inclusive{false};
+  std::optional<V> aggregate, inclusive;
+  void publish_aggregate(const V& v) {
+    int none = 0;
+    if (!aggregate_state.compare_exchange_strong(none, 1, std::memory_order_acq_rel)) return;  // someone else's
+    aggregate = v;
+    aggregate_state.store(2, std::memory_order_release);
+  }
+};
 }  // namespace detail_three_phase
 
-// reduce(b, e) -> V: the aggregate of [b, e).
+// reduce(b, e) -> V: the aggregate of [b, e); it must only read (it may run for a block another thread owns).
 // move(b, e, before, self, next): write [b, e) given `before`, the aggregate of init and [0, b) (nullptr when
 // there is neither), and `self`, the block's own aggregate from reduce; `next` is where this thread's next
 // block starts (n: none), for the move to prefetch while it writes, so that the next count reads from cache
 // and a core's reads and writes overlap.
-// Prefixes are combined block by block, left to right, whatever P is: a floating-point result depends on
-// `block` only.
+// Prefixes are folded block by block, left to right, whatever P is and whoever counts a block: a
+// floating-point result depends on `block` only. In place (move writing the input) is allowed: a count made for
+// another thread's block is used only if that block had published nothing, and so had not begun to move, by
+// the time the count ended.
 template <class V, class Op, class Reduce, class Move>
 void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* init, Op op, Reduce reduce, Move move) {
+  using detail_three_phase::now_ns;
   if (n == 0) return;
   const std::uint64_t blocks = detail_three_phase::block_count(n, block);
   const int P = static_cast<int>(blocks < static_cast<std::uint64_t>(threads) ? blocks : threads);
-  struct slot {
-    std::atomic<bool> ready{false};
-    std::optional<V> inclusive;  // init and blocks [0, b]
-  };
   struct shared_t {
     std::uint64_t n, block, blocks;
     const V* init;
     Op* op;
     Reduce* reduce;
     Move* move;
-    std::unique_ptr<slot[]> slots;
+    std::unique_ptr<detail_three_phase::slot<V>[]> slots;
+    std::atomic<std::uint64_t> claimed{0};
     detail_three_phase::first_error errors;
-  } s{n, block, blocks, init, &op, &reduce, &move, std::make_unique<slot[]>(blocks), {}};
+  } s{n, block, blocks, init, &op, &reduce, &move, std::make_unique<detail_three_phase::slot<V>[]>(blocks), {}, {}};
 
-  cpu_backend::run_parallel(P, [](void* ctx, int t, int nt) {
+  cpu_backend::run_parallel(P, [](void* ctx, int, int) {
     auto& s = *static_cast<shared_t*>(ctx);
-    for (std::uint64_t blk = t; blk < s.blocks; blk += nt) {
+    auto bounds = [&](std::uint64_t blk) { return std::pair{blk * s.block, blk * s.block + s.block < s.n ? blk * s.block + s.block : s.n}; };
+    std::vector<V> folded;  // the aggregates met by a look-back, nearest first
+    std::int64_t cycle = 0;  // this thread's last block, count to move, in ns: how long a look-back waits
+    std::uint64_t blk = s.claimed.fetch_add(1, std::memory_order_relaxed);
+    while (blk < s.blocks) {
       if (s.errors.stopped()) return;
-      const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
+      const auto [b, e] = bounds(blk);
       try {
+        const std::int64_t start = now_ns();
         const V self = (*s.reduce)(b, e);  // count
-        std::optional<V> before;           // prefix: wait for the block before
-        if (blk == 0) {
-          if (s.init) before = *s.init;
-        } else {
-          unsigned spins = 0;
-          while (!s.slots[blk - 1].ready.load(std::memory_order_acquire)) {
-            if (s.errors.stopped()) return;
-            detail_three_phase::relax(spins);
+        std::optional<V> before;           // prefix: look back
+        if (blk > 0) {
+          s.slots[blk].publish_aggregate(self);
+          folded.clear();
+          std::uint64_t j = blk - 1;
+          for (;;) {
+            auto& p = s.slots[j];
+            const std::int64_t until = now_ns() + (cycle > 0 ? cycle : now_ns() - start) + 1000;
+            for (unsigned spins = 0; !p.has_inclusive.load(std::memory_order_acquire) && p.aggregate_state.load(std::memory_order_acquire) != 2;) {
+              if (s.errors.stopped()) return;
+              if ((++spins & 63) == 0 && now_ns() > until) break;
+              detail_three_phase::pause();
+            }
+            if (p.has_inclusive.load(std::memory_order_acquire)) {
+              before = *p.inclusive;
+              break;
+            }
+            if (p.aggregate_state.load(std::memory_order_acquire) == 2) {
+              folded.push_back(*p.aggregate);
+            } else {  // its thread is off its core: count the block here
+              const auto [pb, pe] = bounds(j);
+              V mine = (*s.reduce)(pb, pe);
+              std::atomic_thread_fence(std::memory_order_acquire);  // the count's reads before the check below
+              if (p.aggregate_state.load(std::memory_order_acquire) == 0) {  // its owner had not counted: nor moved
+                p.publish_aggregate(mine);
+                folded.push_back(std::move(mine));
+              } else {  // published meanwhile (in place, the block may be moving): take that
+                for (unsigned spins = 0; p.aggregate_state.load(std::memory_order_acquire) != 2;)
+                  if (++spins < 1024) detail_three_phase::pause();
+                  else std::this_thread::yield();
+                folded.push_back(*p.aggregate);
+              }
+            }
+            if (j == 0) {
+              if (s.init) before = *s.init;
+              break;
+            }
+            --j;
           }
-          before = s.slots[blk - 1].inclusive;
+          for (std::size_t k = folded.size(); k-- > 0;) before = before ? (*s.op)(*before, folded[k]) : folded[k];
+        } else if (s.init) {
+          before = *s.init;
         }
         s.slots[blk].inclusive = before ? (*s.op)(*before, self) : self;
-        s.slots[blk].ready.store(true, std::memory_order_release);
-        const std::uint64_t next = (blk + nt) * s.block < s.n ? (blk + nt) * s.block : s.n;
-        (*s.move)(b, e, before ? &*before : nullptr, self, next);  // move
+        s.slots[blk].has_inclusive.store(true, std::memory_order_release);
+        std::atomic_thread_fence(std::memory_order_release);  // published before the move writes (in place)
+        const std::uint64_t next = s.claimed.fetch_add(1, std::memory_order_relaxed);
+        (*s.move)(b, e, before ? &*before : nullptr, self, next < s.blocks ? next * s.block : s.n);  // move
+        cycle = now_ns() - start;
+        blk = next;
       } catch (...) {
         s.errors.fail();
         return;
@@ -103,8 +167,8 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
   s.errors.rethrow();
 }
 
-// each(blk, b, e, next) for every block [b, e), the threads taking contiguous runs of blocks so that each
-// streams through its own part of memory; `next` is where the thread's next block starts (n: none), for a
+// each(blk, b, e, next) for every block [b, e), claimed in order from a shared counter (a thread the scheduler
+// takes off its core holds at most two blocks); `next` is where the thread's next block starts (n: none), for a
 // move to prefetch while it writes. The first exception thrown stops the threads and reaches the caller.
 template <class Each>
 void blocked_each(int threads, std::uint64_t n, std::uint64_t block, Each each) {
@@ -114,20 +178,23 @@ void blocked_each(int threads, std::uint64_t n, std::uint64_t block, Each each) 
   struct shared_t {
     std::uint64_t n, block, blocks;
     Each* each;
+    std::atomic<std::uint64_t> claimed{0};
     detail_three_phase::first_error errors;
-  } s{n, block, blocks, &each, {}};
-  cpu_backend::run_parallel(P, [](void* ctx, int t, int nt) {
+  } s{n, block, blocks, &each, {}, {}};
+  cpu_backend::run_parallel(P, [](void* ctx, int, int) {
     auto& s = *static_cast<shared_t*>(ctx);
-    const std::uint64_t first = s.blocks * t / nt, last = s.blocks * (t + 1) / nt;
-    for (std::uint64_t blk = first; blk < last; ++blk) {
+    std::uint64_t blk = s.claimed.fetch_add(1, std::memory_order_relaxed);
+    while (blk < s.blocks) {
       if (s.errors.stopped()) return;
       const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
+      const std::uint64_t next = s.claimed.fetch_add(1, std::memory_order_relaxed);
       try {
-        (*s.each)(blk, b, e, blk + 1 < last ? e : s.n);
+        (*s.each)(blk, b, e, next < s.blocks ? next * s.block : s.n);
       } catch (...) {
         s.errors.fail();
         return;
       }
+      blk = next;
     }
   }, &s);
   s.errors.rethrow();
