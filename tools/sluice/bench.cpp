@@ -80,6 +80,7 @@ int run_suite(const bench_args& a, const std::string& suite, device d, std::size
   }
   if (suite == "sort") sort_suite(o.rows, d), print_sort_rates(o.rows), o.figs = size_figures(o.rows, suite, d);
   if (suite == "runs") runs_suite(o.rows, d), print_against_peer(o.rows);
+  if (suite == "contention") contention_suite(o.rows, o.tables);
   for (std::uint64_t n : sizes) {
     std::printf("[%s] timing at n = %llu (median of repetitions, after warm-up)\n", std::string(to_string(d)).c_str(),
                 static_cast<unsigned long long>(n));

@@ -25,7 +25,7 @@ struct bench_args {
 // compaction and scan-reduce: the papers' GPU variants and parameters. On the CPU the copy is memcpy-mt, reduce
 // is measured against a read of the same bytes, and production adds at 2^26 (or --n) the std and oneTBB peers.
 // docs/guide/benchmarking.md describes each suite, the CSV and the figures.
-inline const char* const bench_suites[] = {"quick", "production", "sort", "runs", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl"};
+inline const char* const bench_suites[] = {"quick", "production", "sort", "runs", "contention", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl"};
 
 // The primitives of the rows (--primitive), each with the registry primitive whose variants it times.
 struct bench_primitive {

@@ -197,6 +197,9 @@ void scan_reduce_suite(std::vector<row>& all, device d);
 void production_suite(std::vector<row>& all, device d);
 void sort_suite(std::vector<row>& all, device d);
 void runs_suite(std::vector<row>& all, device d);
+// contention_suite.cpp: the CPU defaults and their peers idle and beside busy threads on 25% and 50% of the
+// processors; its table in `tables`.
+void contention_suite(std::vector<row>& all, std::string& tables);
 
 // The suites of paper_suites.cpp: their rows go to `all`, their figures to `figs`, and `tables` is the
 // suite's Markdown tables (empty when it has none).

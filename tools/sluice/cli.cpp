@@ -45,6 +45,8 @@ const char* const usage_bench =
     "             sort: radix sort of keys and pairs beside CUB or std::sort; runs: unique, unique_by_key,\n"
     "             run_length_encode, reduce_by_key, inclusive_scan_by_key at average run lengths 1, 8 and 1000, and the\n"
     "             segmented reduce and scan over 10^3 .. 10^7 segments, 2^20 and 2^28, beside CUB or std::unique_copy;\n"
+    "             contention (CPU): the CPU defaults and the std/TBB peers idle and beside busy threads on 25% and\n"
+    "             50% of the processors, 2^26 u32 (or --n);\n"
     "             all: ratio, size, blocksize, tables,\n"
     "             production and sort; compaction, scan-reduce: the papers' GPU compactions, and their reductions\n"
     "             and scans, with their parameters;\n"
@@ -284,13 +286,15 @@ bench_args parse_bench(args& a, bool cuda_present, bool& device_given, const cha
   bool known = false;
   for (const char* s : bench_suites) known = known || b.suite == s;
   if (!known)
-    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, runs, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl)"};
+    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, runs, contention, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl)"};
   if (b.async_forms && b.suite != "production") throw arg_error{"--async applies to the production suite only (--suite production)"};
   if (b.max_size != ~std::uint64_t{0} && b.suite != "production")
     throw arg_error{"--max-size applies to the production suite only (--suite production)"};
   // The gl suite runs on the gl device (with the CUDA peers when a GPU is present); the gl device runs only it.
   if (b.suite == "gl") b.dev = device::gl;
   else if (b.dev == device::gl) throw arg_error{"the gl device runs the suite 'gl' only (--suite gl)"};
+  if (b.suite == "contention" && !device_given) b.dev = device::cpu;
+  if (b.suite == "contention" && b.dev != device::cpu) throw arg_error{"suite 'contention' times the CPU under load: use --device cpu"};
   if (b.dev == device::cpu && (b.suite == "compaction" || b.suite == "scan-reduce" || b.suite == "blocksize"))
     throw arg_error{"suite '" + b.suite + "' times the papers' GPU variants: use --device cuda"};
   check_bench_filters(b);
