@@ -200,14 +200,59 @@ void blocked_each(int threads, std::uint64_t n, std::uint64_t block, Each each) 
   s.errors.rethrow();
 }
 
-// The blocks' aggregates, in block order (the count phase of Billeter Sec. 3 on its own).
+// The blocks' aggregates, in block order (the count phase of Billeter Sec. 3 on its own). reduce must only
+// read: a thread that finds no block left to claim counts the blocks still in flight whose thread has not
+// published after about two of its own block times (the scheduler took it off its core), so the call does not
+// wait a time slice for it; whoever publishes a block's value first wins, and every count of it is the same.
 template <class V, class Reduce>
 std::vector<V> blocked_values(int threads, std::uint64_t n, std::uint64_t block, Reduce reduce) {
-  std::vector<std::optional<V>> part(detail_three_phase::block_count(n, block));
-  blocked_each(threads, n, block, [&](std::uint64_t blk, std::uint64_t b, std::uint64_t e, std::uint64_t) { part[blk] = reduce(b, e); });
+  using detail_three_phase::now_ns;
+  const std::uint64_t blocks = detail_three_phase::block_count(n, block);
+  if (blocks == 0) return {};
+  const int P = static_cast<int>(blocks < static_cast<std::uint64_t>(threads) ? blocks : threads);
+  struct shared_t {
+    std::uint64_t n, block, blocks;
+    Reduce* reduce;
+    std::unique_ptr<detail_three_phase::slot<V>[]> slots;
+    std::atomic<std::uint64_t> claimed{0};
+    detail_three_phase::first_error errors;
+  } s{n, block, blocks, &reduce, std::make_unique<detail_three_phase::slot<V>[]>(blocks), {}, {}};
+  cpu_backend::run_parallel(P, [](void* ctx, int, int) {
+    auto& s = *static_cast<shared_t*>(ctx);
+    auto count = [&](std::uint64_t blk) {
+      const std::uint64_t b = blk * s.block, e = b + s.block < s.n ? b + s.block : s.n;
+      s.slots[blk].publish_aggregate((*s.reduce)(b, e));
+    };
+    std::int64_t cycle = 0;
+    try {
+      for (std::uint64_t blk = s.claimed.fetch_add(1, std::memory_order_relaxed); blk < s.blocks;
+           blk = s.claimed.fetch_add(1, std::memory_order_relaxed)) {
+        if (s.errors.stopped()) return;
+        const std::int64_t start = now_ns();
+        count(blk);
+        cycle = now_ns() - start;
+      }
+      for (std::uint64_t blk = 0; blk < s.blocks; ++blk) {  // the blocks still in flight
+        const std::int64_t until = now_ns() + 2 * cycle + 5000;
+        for (unsigned spins = 0; s.slots[blk].aggregate_state.load(std::memory_order_acquire) == 0;) {
+          if (s.errors.stopped()) return;
+          if ((++spins & 63) == 0 && now_ns() > until) {
+            count(blk);
+            break;
+          }
+          detail_three_phase::pause();
+        }
+      }
+    } catch (...) {
+      s.errors.fail();
+    }
+  }, &s);
+  s.errors.rethrow();
   std::vector<V> values;
-  values.reserve(part.size());
-  for (auto& v : part) values.push_back(std::move(*v));
+  values.reserve(blocks);
+  for (std::uint64_t blk = 0; blk < blocks; ++blk) {  // being written (state 1) only by a thread that has returned now
+    values.push_back(std::move(*s.slots[blk].aggregate));
+  }
   return values;
 }
 
