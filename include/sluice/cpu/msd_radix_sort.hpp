@@ -6,23 +6,27 @@
 //   Count.   Each thread histograms the top digit of its contiguous part and ORs the keys' differences; the
 //            digit is the one ending at the highest bit where any two keys differ (guessed from a sample of
 //            the keys, counted again in the rare case the guess was low). Its width grows with n, 8 to 12
-//            bits, so that buckets of uniform keys hold about `bucket_bytes`.
+//            bits, so that buckets of uniform keys hold about `bucket_bytes`, and widens where that saves an
+//            LSD pass (32-bit keys: 10 + 11 + 11).
 //   Prefix.  Over (digit, thread), so that every thread owns a run of each bucket.
 //   Scatter. Each thread moves its part, in order, into the scratch array: keys (and values) gather in one
 //            64-byte line per bucket in L1 and go to memory a whole aligned line at a time, by non-temporal
 //            stores (no read for ownership).
 //   Buckets. Dealt to the threads by an atomic counter, largest first, so that a busy core takes fewer. One
-//            read of a bucket counts all its remaining digits; digits that all its keys share are skipped;
-//            the other passes run between two cache-sized buffers of the thread, the last pass writing the
-//            keys' places by write-combined lines as the scatter does. A bucket larger than the cache (keys
-//            far from uniform) takes another MSD pass of its own first, recursively.
+//            read of a bucket counts all its remaining 11-bit digits; digits that all its keys share are
+//            skipped; the other passes run between two cache-sized buffers of the thread, the last pass
+//            writing the keys' places (by write-combined lines where the runs are long). Where MSD digits
+//            would leave a few keys each in fewer passes than LSD would take (64-bit keys), the bucket is
+//            split by those instead, down to insertion sorts. A bucket larger than the cache (keys far from
+//            uniform) takes another MSD pass of its own first, recursively.
 //
 // Stable (every pass moves equal digits in input order, the threads' runs in thread order), also for pairs.
 // Keys are moved as they are; digits are read from their order-preserving image (detail/radix_key.hpp),
-// with the descending complement folded in. Bytes moved for uniform keys: the keys (and values) read twice
-// and written twice through memory (the scratch array's pages are also zeroed by the OS on first touch),
-// the rest in cache. Scratch: one array as large as the keys (and one as large as the values), plus per
-// thread two buffers of up to 4 x bucket_bytes and the write-combining lines (radix x 64 bytes per array).
+// with the descending complement folded in. Bytes through memory for uniform keys: the keys (and values)
+// read three times (count, scatter, buckets) and written twice (scatter, buckets), the rest in cache; the OS
+// also zeroes the scratch array's pages on first touch. Scratch: one array as large as the keys (and one as
+// large as the values), plus per thread two buffers of up to 4 x bucket_bytes and the write-combining lines
+// (up to 4096 x 64 bytes per array).
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -54,8 +58,7 @@ inline constexpr std::size_t in_cache_bytes = 4 * bucket_bytes;      // larger b
 inline constexpr int min_msd_bits = 8, max_msd_bits = 12, lsd_bits = 11, recurse_bits = 8;
 inline constexpr std::size_t one_thread_below = std::size_t{1} << 16;  // keys; and at least 2^14 per thread
 inline constexpr std::size_t line = 64;
-inline constexpr std::size_t stream_from = 4096;
-inline constexpr std::size_t insertion_below = 32;  // keys: a bucket this small is sorted by insertion  // keys: smaller scatters write plain (their lines stay in cache)
+inline constexpr std::size_t insertion_below = 32;  // keys: a bucket this small is sorted by insertion
 
 // Memory that is not zeroed by the allocator (the first write touches each page), 2 MiB aligned so that Linux
 // may back it with huge pages (fewer faults on first touch).
@@ -216,21 +219,19 @@ void lsd_in_cache(const bucket_job<K, W>& job, K* s, W* vs, K* f, W* vf, std::si
   constexpr int max_digits = (static_cast<int>(sizeof(K)) * 8 + lsd_bits - 1) / lsd_bits;
   const int width = hi - job.begin;
   const int digits = (width + lsd_bits - 1) / lsd_bits;
-  const int bits = digits == 0 ? 0 : (width + digits - 1) / digits;  // balanced: 22 bits as 8 + 7 + 7
-  auto count = reinterpret_cast<std::uint64_t(*)[std::size_t{1} << lsd_bits]>(job.ts->counts.get());
-  for (int q = 0; q < digits; ++q) std::fill(count[q], count[q] + (std::size_t{1} << lsd_bits), 0);
+  const int bits = digits == 0 ? 0 : (width + digits - 1) / digits;  // balanced: 20 bits as 10 + 10
+  constexpr std::size_t R = std::size_t{1} << lsd_bits;
+  auto count = [&](int q) { return job.ts->counts.get() + static_cast<std::size_t>(q) * R; };
   for (int q = 0; q < digits; ++q) {  // a digit at a time: the bucket is in cache, and the loop stays tight
     const int lo = job.begin + q * bits;
     const auto mask = (1u << std::min(bits, hi - lo)) - 1;
-    std::uint64_t* h = count[q];
+    std::uint64_t* h = count(q);
+    std::fill(h, h + R, 0);
     for (std::size_t i = 0; i < m; ++i) ++h[(job.im(s[i]) >> lo) & mask];
   }
   int pass[max_digits], passes = 0;
-  for (int q = 0; q < digits; ++q) {
-    bool shared = false;
-    for (std::uint64_t c : count[q]) shared = shared || c == m;
-    if (!shared) pass[passes++] = q;
-  }
+  for (int q = 0; q < digits; ++q)
+    if (std::none_of(count(q), count(q) + R, [&](std::uint64_t c) { return c == m; })) pass[passes++] = q;
   auto& ts = *job.ts;
   if (passes == 0) {
     if (s != f) {
@@ -249,8 +250,8 @@ void lsd_in_cache(const bucket_job<K, W>& job, K* s, W* vs, K* f, W* vf, std::si
     const int q = pass[p], lo = job.begin + q * bits;
     std::uint64_t pos[std::size_t{1} << lsd_bits];
     std::uint64_t sum = 0;
-    for (std::size_t d = 0; d < (std::size_t{1} << lsd_bits); ++d) pos[d] = sum, sum += count[q][d];
-    scatter<with_values>(from, vfrom, m, job.im, lo, std::min(bits, hi - lo), pos, to, vto, ts, last && m >= stream_from);
+    for (std::size_t d = 0; d < R; ++d) pos[d] = sum, sum += count(q)[d];
+    scatter<with_values>(from, vfrom, m, job.im, lo, std::min(bits, hi - lo), pos, to, vto, ts, last);
     from = to, vfrom = vto;
   }
   if (from != f) {
