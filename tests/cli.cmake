@@ -61,7 +61,7 @@ endfunction()
 
 # Unknown names list every valid one (billeter was hidden behind billeter-scan), one line, exit status 2.
 sluice_cli_check(NAME cli_unknown_algo_lists_every_cpu_name RC 2 ONE_LINE ARGS verify --algo quantum
-  EXPECT "unknown algorithm 'quantum' on cpu \\(valid: all, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel, three-phase\\)")
+  EXPECT "unknown algorithm 'quantum' on cpu \\(valid: all, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel, msd-lsd, three-phase\\)")
 sluice_cli_check(NAME cli_unknown_algo_lists_every_cuda_name RC 2 ONE_LINE ARGS verify --device cuda --algo quantum
   EXPECT ", billeter-scan, streaming, scan-scatter, horn, roger, billeter, billeter-staged, ")
 # Bad parameters: refused before any case runs, naming the valid keys or values.
@@ -81,7 +81,7 @@ sluice_cli_check(NAME cli_verify_with_params RC 0 ARGS verify --device cpu --qui
   EXPECT "compact +billeter:threads=2,simd=scalar cpu +[1-9][0-9]* passed, 0 failed\n.*[1-9][0-9]* passed, 0 failed\n$")
 # bench: the same checks before any timing, --primitive too.
 sluice_cli_check(NAME cli_bench_unknown_algo RC 2 ONE_LINE ARGS bench --device cpu --algo nope
-  EXPECT "unknown algorithm 'nope' on cpu \\(valid: best, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel; peers: std::reduce"
+  EXPECT "unknown algorithm 'nope' on cpu \\(valid: best, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel, msd-lsd; peers: std::reduce"
   FORBID "memcpy-mt|wrote")
 sluice_cli_check(NAME cli_bench_bad_param RC 2 ONE_LINE ARGS bench --device cpu --algo billeter:threads=banana
   EXPECT "threads=banana is not an integer" FORBID "memcpy-mt|wrote")

@@ -266,7 +266,7 @@ TEST_P(cpu_plans, against_reference) {
     EXPECT_EQ(t.failed, 0u) << to_string(a.prim) << " " << a.name;
     EXPECT_GT(t.passed, 0u) << to_string(a.prim) << " " << a.name << ": no case ran";
   }
-  EXPECT_EQ(entries, 13);  // vectorized, billeter-scan, billeter (compact, compact_unordered), split (partition, partition_unordered), lsd-parallel,
+  EXPECT_EQ(entries, 14);  // vectorized, billeter-scan, billeter (compact, compact_unordered), split (partition, partition_unordered), lsd-parallel, msd-lsd,
                           // three-phase (unique, run_length_encode, reduce_by_key, scan_by_key, segmented_reduce, segmented_scan)
 }
 

@@ -12,7 +12,7 @@ PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "pa
               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan"]
 # The CPU defaults, as docs/guide/cpu.md lists them.
 CPU_DEFAULTS = {"reduce": "vectorized", "scan": "billeter-scan", "compact": "billeter", "compact_unordered": "billeter",
-                "partition": "split", "partition_unordered": "split", "radix_sort": "lsd-parallel",
+                "partition": "split", "partition_unordered": "split", "radix_sort": "msd-lsd",
                 "unique": "three-phase", "run_length_encode": "three-phase", "reduce_by_key": "three-phase",
                 "scan_by_key": "three-phase", "segmented_reduce": "three-phase", "segmented_scan": "three-phase"}
 KEYS = {"primitive", "name", "devices", "default_on", "stable", "summary", "params"}
@@ -61,6 +61,7 @@ def test_list_algorithms_stability_flags():
     assert by_key[("partition_unordered", "split")]["stable"] is False
     assert by_key[("partition", "split")]["stable"] is True
     assert by_key[("radix_sort", "lsd-parallel")]["stable"] is True
+    assert by_key[("radix_sort", "msd-lsd")]["stable"] is True
 
 
 @pytest.mark.parametrize("prim", PRIMITIVES)

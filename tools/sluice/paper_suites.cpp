@@ -474,7 +474,7 @@ const row* time_sort(runner& r, const std::string& spec, const std::string& type
 std::string billeter_table5(std::vector<row>& all, device d) {
   const std::vector<std::pair<std::string, std::string>> algos =
       d == device::cuda ? std::vector<std::pair<std::string, std::string>>{{"split-radix", "split-radix (Billeter)"}, {"best", "onesweep (sluice default)"}, {"cub", "cub"}}
-                        : std::vector<std::pair<std::string, std::string>>{{"best", "lsd-parallel (sluice default)"}, {"lsd-serial", "lsd-serial"}};
+                        : std::vector<std::pair<std::string, std::string>>{{"best", "msd-lsd (sluice default)"}, {"lsd-parallel", "lsd-parallel"}, {"lsd-serial", "lsd-serial"}};
   std::printf("[tables] Billeter Table 5: radix sort of 4M keys\n");
   runner r(d, paper_n(), d == device::cuda ? 20 : 5);
   buf<u32> src(verify::make_values<u32>(paper_n(), 1), d), keys(src.host, d);

@@ -111,19 +111,27 @@ void cpu_parallel_reduce_scan(runner& r, buf<std::uint32_t>& in, buf<std::uint32
 }
 #endif
 
-// CPU radix sort of the same n u32 keys beside std::sort, serial and par; the keys are restored before every
+// CPU radix sort of the same n u32 keys by each of `variants` (names, "best" allowed) beside std::sort, serial
+// and par, then with `pairs` the keys with u32 values by each variant; the input is restored before every
 // repetition (not timed). 5 repetitions: each sort takes up to seconds.
-void cpu_sort_rows(runner& r, buf<std::uint32_t>& in) {
+void cpu_sort_rows(runner& r, buf<std::uint32_t>& in, const std::vector<std::string>& variants, bool pairs) {
   using u32 = std::uint32_t;
   const std::uint64_t n = r.n();
   const double b = 2.0 * static_cast<double>(n) * sizeof(u32);
   buf<u32> keys(in.host, device::cpu);
-  auto reset = [&] { device_copy(device::cpu, keys.host.data(), in.host.data(), n * sizeof(u32)); };
+  buf<u32> values(pairs ? verify::make_values<u32>(n, 7) : std::vector<u32>{}, device::cpu);
+  const std::vector<u32> value_init = values.host;
+  auto reset = [&] {
+    device_copy(device::cpu, keys.host.data(), in.host.data(), n * sizeof(u32));
+    if (pairs) device_copy(device::cpu, values.host.data(), value_init.data(), n * sizeof(u32));
+  };
   const int reps = r.reps();
   r.set_reps(5);
   const auto sorts = names(primitive::radix_sort, device::cpu);
-  for (const auto& a : production_peers(device::cpu)) {
-    if (a != "best" && std::find(sorts.begin(), sorts.end(), std::string(detail::base_name(a))) == sorts.end()) continue;
+  std::vector<std::string> mine;
+  for (const auto& a : variants)
+    if (a == "best" || std::find(sorts.begin(), sorts.end(), std::string(detail::base_name(a))) != sorts.end()) mine.push_back(a);
+  for (const auto& a : mine) {
     options o{device::cpu, a, nullptr};
     r.measure("radix_sort", label_of(primitive::radix_sort, device::cpu, a), "u32", -1, b,
               [&] { sluice::radix_sort(keys.span(), order::ascending, {}, o); }, reset);
@@ -132,6 +140,11 @@ void cpu_sort_rows(runner& r, buf<std::uint32_t>& in) {
 #if SLUICE_BENCH_HAS_TBB
   r.measure("radix_sort", "std::sort(par)", "u32", -1, b, [&] { std::sort(std::execution::par, keys.host.begin(), keys.host.end()); }, reset);
 #endif
+  for (const auto& a : pairs ? mine : std::vector<std::string>{}) {
+    options o{device::cpu, a, nullptr};
+    r.measure("radix_sort_pairs", label_of(primitive::radix_sort, device::cpu, a), "u32+u32", -1, 2 * b,
+              [&] { sluice::radix_sort(keys.span(), values.span(), order::ascending, {}, o); }, reset);
+  }
   r.set_reps(reps);
 }
 
@@ -310,7 +323,7 @@ void production_suite(std::vector<row>& all, device d) {
                               big || cpu_peers || d == device::cuda);
       if (big && moves_wanted()) production_moves<float>(r, d, fin, fout, "f32", {0.1, 0.5, 0.9}, true);
     }
-    if (cpu_peers && primitive_wanted({"radix_sort"})) cpu_sort_rows(r, in);
+    if (cpu_peers && primitive_wanted({"radix_sort"})) cpu_sort_rows(r, in, production_peers(d), false);
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }
   // The goals' table is 2^28 and, for the wide elements, 2^27: --n 2^28 times both.
@@ -365,7 +378,7 @@ void sort_rows(runner& r, device d, const std::vector<std::string>& algos, const
 
 // The sort suite: radix sort. u32 keys alone and u32 keys with u32 values at 2^20, 2^22, 2^24 and 2^28, f32 keys at
 // 2^28, u64 keys at 2^27: the default, CUB and (at Billeter's 4M, Table 5) split-radix, with key + 16-byte
-// value pairs there too. Bytes counted: the keys (and values) read once and written once, as a copy of them
+// value pairs there too; on the CPU the default beside lsd-parallel, std::sort and std::sort(par) (cpu_sort_rows). Bytes counted: the keys (and values) read once and written once, as a copy of them
 // moves.
 void sort_suite(std::vector<row>& all, device d) {
   using u32 = std::uint32_t;
@@ -381,9 +394,13 @@ void sort_suite(std::vector<row>& all, device d) {
     {
       buf<u32> in(verify::make_values<u32>(n, 1), d), out(std::vector<u32>(n), d);
       yardstick(r, d, in, out, "u32");
-      const auto values = verify::make_values<u32>(n, 7);
-      sort_rows<u32, u32>(r, d, here, "u32", in.host, nullptr);
-      sort_rows<u32, u32>(r, d, here, "u32+u32", in.host, &values);
+      if (d == device::cpu) {  // the default beside lsd-parallel and the standard library
+        cpu_sort_rows(r, in, args && !args->only_algos.empty() ? here : std::vector<std::string>{"best", "lsd-parallel"}, true);
+      } else {
+        const auto values = verify::make_values<u32>(n, 7);
+        sort_rows<u32, u32>(r, d, here, "u32", in.host, nullptr);
+        sort_rows<u32, u32>(r, d, here, "u32+u32", in.host, &values);
+      }
       if (table5) {
         const auto wide = random_elements<detail::storage<16, 4>>(n);
         sort_rows<u32, detail::storage<16, 4>>(r, d, here, "u32+b128", in.host, &wide);

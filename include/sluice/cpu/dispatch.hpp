@@ -11,6 +11,7 @@
 #include "sluice/cpu/billeter.hpp"
 #include "sluice/cpu/billeter_scan.hpp"
 #include "sluice/cpu/lsd_radix_sort.hpp"
+#include "sluice/cpu/msd_radix_sort.hpp"
 #include "sluice/cpu/serial.hpp"
 #include "sluice/cpu/split.hpp"
 #include "sluice/cpu/vectorized_reduce.hpp"
@@ -122,8 +123,9 @@ template <class K, class V>
 void radix_sort(const algorithm_info& a, std::string_view spec, std::span<K> keys, std::span<V> values, bool descending,
                 int begin, int end, const char* fn) {
   if (is_serial(a)) return radix_sort_lsd_serial(keys, values, descending, begin, end);
-  const auto p = cpu_backend::make_plan(spec, fn);  // threads only: the sort has no SIMD kernels
-  radix_sort_lsd_parallel(p.threads, keys, values, descending, begin, end);
+  const auto p = cpu_backend::make_plan(spec, fn);  // threads only: the sorts have no SIMD kernels
+  if (a.name == "msd-lsd") radix_sort_msd_lsd(p.threads, keys, values, descending, begin, end);
+  else radix_sort_lsd_parallel(p.threads, keys, values, descending, begin, end);
 }
 
 }  // namespace sluice::cpu
