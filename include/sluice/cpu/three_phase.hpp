@@ -109,8 +109,10 @@ void three_phase(int threads, std::uint64_t n, std::uint64_t block, const V* ini
         const std::int64_t start = now_ns();
         const V self = (*s.reduce)(b, e);  // count
         std::optional<V> before;           // prefix: look back
+        // Every block, block 0 too, publishes its aggregate before it can move: a count made for it by another
+        // thread is trusted only while none is published (in place, a published block may be moving).
+        s.slots[blk].publish_aggregate(self);
         if (blk > 0) {
-          s.slots[blk].publish_aggregate(self);
           folded.clear();
           std::uint64_t j = blk - 1;
           for (;;) {
