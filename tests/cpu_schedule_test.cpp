@@ -17,8 +17,10 @@
 #include <thread>
 #include <vector>
 
+#include "sluice/cpu/backend.hpp"
 #include "sluice/cpu/three_phase.hpp"
 #include "sluice/sluice.hpp"
+#include "verify/busy_threads.hpp"
 
 namespace {
 
@@ -27,30 +29,8 @@ using u64 = std::uint64_t;
 using sluice::device;
 using sluice::options;
 
-int processors() {
-  const unsigned h = std::thread::hardware_concurrency();
-  return h > 0 ? static_cast<int>(h) : 1;
-}
-
-// Threads that keep `count` processors busy while they live.
-class busy_threads {
- public:
-  explicit busy_threads(int count) {
-    for (int i = 0; i < count; ++i)
-      threads_.emplace_back([this] {
-        volatile u64 x = 1;
-        while (!stop_.load(std::memory_order_relaxed)) x = x * 3 + 1;
-      });
-  }
-  ~busy_threads() {
-    stop_.store(true, std::memory_order_relaxed);
-    for (auto& t : threads_) t.join();
-  }
-
- private:
-  std::atomic<bool> stop_{false};
-  std::vector<std::thread> threads_;
-};
+using sluice::cpu_backend::processors;
+using sluice::verify::busy_threads;
 
 std::vector<int> thread_counts() {
   const int p = processors();
@@ -209,20 +189,21 @@ void check_all(int threads, const char* load) {
   EXPECT_TRUE(sorted == sort_want) << "radix_sort";
 }
 
-// The look-back's help, made certain: the first count of block 5 stalls (its thread "descheduled"), so the
-// threads behind it count the block themselves. In place, the second count stalls too, halfway, while the
+// The look-back's help, made certain: the first count of block `stalled` stalls (its thread "descheduled"), so
+// the threads behind it count the block themselves. In place, the second count stalls too, halfway, while the
 // block's owner finishes and moves it (overwriting its input): that count must be thrown away for the
-// published one.
-void stalled_block(bool in_place) {
+// published one. Block 0 too: it has no predecessor, but a count of it made by another thread is just as stale
+// once its owner has moved it.
+void stalled_block(bool in_place, u64 stalled) {
   const u64 count = 64 * 1024, block = 1024;
   std::vector<u64> x(count), out(count), want(count);
   for (u64 i = 0; i < count; ++i) x[i] = (i * 2654435761u) % 1000;
   std::inclusive_scan(x.begin(), x.end(), want.begin());
   u64* dst = in_place ? x.data() : out.data();
-  std::atomic<int> counts_of_5{0};
+  std::atomic<int> counts_of_stalled{0};
   sluice::cpu::three_phase<u64>(4, count, block, nullptr, std::plus<>{},
       [&](u64 b, u64 e) {
-        const int call = b == 5 * block ? counts_of_5.fetch_add(1) : -1;
+        const int call = b == stalled * block ? counts_of_stalled.fetch_add(1) : -1;
         u64 sum = 0;
         for (u64 i = b; i < e; ++i) {
           if (call == 0 && i == b) std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -235,13 +216,15 @@ void stalled_block(bool in_place) {
         u64 acc = before ? *before : 0;
         for (u64 i = b; i < e; ++i) dst[i] = acc += x[i];
       });
-  EXPECT_GE(counts_of_5.load(), 2) << "nobody counted the stalled block for its thread";
-  EXPECT_TRUE(std::equal(want.begin(), want.end(), dst)) << (in_place ? "in place" : "out of place");
+  EXPECT_GE(counts_of_stalled.load(), 2) << "nobody counted block " << stalled << " for its thread";
+  EXPECT_TRUE(std::equal(want.begin(), want.end(), dst)) << (in_place ? "in place" : "out of place") << ", block " << stalled << " stalled";
 }
 
 TEST(cpu_schedule, a_stalled_block_is_counted_by_the_threads_behind_it) {
-  stalled_block(false);
-  stalled_block(true);
+  for (u64 stalled : {u64{5}, u64{0}}) {
+    stalled_block(false, stalled);
+    stalled_block(true, stalled);
+  }
 }
 
 TEST(cpu_schedule, every_thread_count_gives_the_serial_answer) {

@@ -34,13 +34,6 @@ inline void pause_once() noexcept {
 #endif
 }
 
-int processors() noexcept {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
-  const unsigned h = std::thread::hardware_concurrency();
-  return h > 0 ? static_cast<int>(h) : 1;
-}
-
 // Wait until w differs from `seen`: spin a little (when `spin`), yield, then sleep.
 template <class Word>
 Word wait_change(const std::atomic<Word>& w, Word seen, bool spin) noexcept {
@@ -116,6 +109,13 @@ team& my_team() {
 }
 
 }  // namespace
+
+int processors() noexcept {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+  const unsigned h = std::thread::hardware_concurrency();
+  return h > 0 ? static_cast<int>(h) : 1;
+}
 
 void run_parallel(int threads, void (*body)(void*, int, int), void* ctx) {
   // One thread; or nested in a call of ours, or in the caller's OpenMP region: that thread alone.

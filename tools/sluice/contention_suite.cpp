@@ -22,39 +22,15 @@
 #include <execution>
 #endif
 
+#include "sluice/cpu/backend.hpp"
+#include "verify/busy_threads.hpp"
 #include "verify/generators.hpp"
 
 namespace sluice::tool {
 namespace {
 
-// Threads that keep `count` processors busy until destroyed.
-class busy_threads {
- public:
-  explicit busy_threads(int count) {
-    for (int i = 0; i < count; ++i)
-      threads_.emplace_back([this, i] {
-        std::uint64_t x = static_cast<std::uint64_t>(i) + 1;
-        while (!stop_.load(std::memory_order_relaxed))
-          for (int k = 0; k < 4096; ++k) x = x * 6364136223846793005ull + 1442695040888963407ull;
-        sink_int = x;
-      });
-  }
-  ~busy_threads() {
-    stop_.store(true, std::memory_order_relaxed);
-    for (auto& t : threads_) t.join();
-  }
-  busy_threads(const busy_threads&) = delete;
-  busy_threads& operator=(const busy_threads&) = delete;
-
- private:
-  std::atomic<bool> stop_{false};
-  std::vector<std::thread> threads_;
-};
-
-int processors() {
-  const unsigned h = std::thread::hardware_concurrency();
-  return h > 0 ? static_cast<int>(h) : 1;
-}
+using verify::busy_threads;
+using cpu_backend::processors;
 
 // Every measurement of one load level, on n u32.
 void one_level(runner& r, const std::string& at) {

@@ -1,5 +1,5 @@
-// The CPU backend's run-time services (src/cpu/runtime.cpp, built with OpenMP): how many threads (P) and
-// which SIMD level (S lanes) a call uses, and the parallel region its phases run in. The algorithms
+// The CPU backend's run-time services (src/cpu/runtime.cpp, src/cpu/team.cpp): how many threads (P) and
+// which SIMD level (S lanes) a call uses, and the team of threads its phases run on. The algorithms
 // themselves are templates (cpu/billeter.hpp, cpu/split.hpp, cpu/billeter_scan.hpp, cpu/vectorized_reduce.hpp,
 // cpu/lsd_radix_sort.hpp); the SIMD kernels for the listed element types are precompiled (src/cpu/).
 #pragma once
@@ -18,6 +18,8 @@ constexpr std::string_view to_string(simd_level s) noexcept {
 
 // The best level this processor supports.
 simd_level detected_simd() noexcept;
+// The processors this process may run on (its affinity mask; the hardware's count where that is unknown).
+int processors() noexcept;
 // The number of threads a call uses by default: SLUICE_CPU_THREADS if set, else OpenMP's default.
 int default_threads() noexcept;
 
@@ -32,8 +34,9 @@ struct plan {
 // Asking for a level the processor lacks is an `unsupported` error; a malformed value an `invalid_argument`.
 plan make_plan(std::string_view spec, const char* fn);
 
-// Run body(ctx, thread, threads) on `threads` threads (an OpenMP parallel region) and wait for all of them.
-// body must not throw; barrier() inside it waits for every thread of the region.
+// Run body(ctx, thread, threads) on `threads` threads (the calling thread and its own team of workers,
+// src/cpu/team.cpp) and wait for all of them. body must not throw; barrier() inside it waits for every thread
+// of the call.
 void run_parallel(int threads, void (*body)(void* ctx, int thread, int threads), void* ctx);
 void barrier();
 
