@@ -14,7 +14,7 @@ namespace sluice {
 
 enum class primitive {
   reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort, unique, run_length_encode,
-  reduce_by_key, scan_by_key, segmented_reduce, segmented_scan
+  reduce_by_key, scan_by_key, segmented_reduce, segmented_scan, split
 };
 
 constexpr std::string_view to_string(primitive p) noexcept {
@@ -32,6 +32,7 @@ constexpr std::string_view to_string(primitive p) noexcept {
     case primitive::scan_by_key: return "scan_by_key";
     case primitive::segmented_reduce: return "segmented_reduce";
     case primitive::segmented_scan: return "segmented_scan";
+    case primitive::split: return "split";
   }
   return "unknown";
 }
@@ -161,6 +162,10 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::scan_by_key,       "decoupled-lookback", false, true, true, false, true, "one pass: the by-key segmented scan of reduce_by_key, every element's value written through shared memory; in place allowed"},
   {primitive::segmented_reduce,  "decoupled-lookback", false, true, true, false, true, "the offsets checked and each tile's first offset found by binary search (one kernel, the call waits for its check), then one pass over the values cut by elements: segment starts marked in a shared bitmap, the by-key segmented scan, each segment's result written by the tile holding its end"},
   {primitive::segmented_scan,    "decoupled-lookback", false, true, true, false, true, "as segmented_reduce's pass, every element inside the segments written through shared memory; in place allowed"},
+  // The k-way split (split, split_async).
+  {primitive::split,             "serial",       true,  false, true,  false, false, "count the elements of each bucket, then place each at its bucket's cursor, one thread"},
+  {primitive::split,             "multisplit",   true,  false, true,  true,  false, "Billeter Sec. 5.3's stream split from 2 to k buckets on P threads: a histogram of every cache-sized block, a bucket-major prefix over (bucket, block), each block moved from its cursors (input read twice, written once)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
+  {primitive::split,             "multisplit",   false, true,  true,  false, true,  "one digit pass of onesweep with the buckets as its digits: a histogram read, the bucket bases, then each tile ranks its elements by bucket in input order (ballots), looks back per bucket and writes each bucket's run through shared memory (input read twice, written once); ids outside [0, k) in a bucket of their own after the others", "portion=N (elements per launch of the pass, whole tiles; default and most about 2^28: smaller only to test the hand-over between launches)", tunables::onesweep},
   // The gl device: the papers' systems in fragment, geometry and vertex shaders (docs/guide/gl.md).
   {primitive::reduce,            "goddeke-multipass", false, false, true, false, false, "Goeddeke tutorial in fragment shaders: 2x2 groups of an M x M texture, coordinates from the fragment position, ping-pong render-to-texture passes to 1x1 (commutative op)", {}, {}, true, true},
   {primitive::compact,           "roger",        false, false, true,  false, false, "Roger 2007 Sec. III in fragment shaders: blocks of s, Hillis-Steele prefix sums + Fig. 5 search, blocks concatenated by line segments split in a geometry shader (Fig. 7)", "s=64 (2..1024, power of 2)", tunables::gl_roger, true, true},

@@ -1,5 +1,5 @@
 // sluice: reduction, scan, stream compaction, partition, radix sort and runs (unique, run-length encoding), by-key and
-// segmented reductions and scans on CPUs and CUDA GPUs.
+// segmented reductions and scans, the k-way split, on CPUs and CUDA GPUs.
 #pragma once
 #include "sluice/algorithms.hpp"
 #include "sluice/compact.hpp"
@@ -13,4 +13,5 @@
 #include "sluice/scratch.hpp"
 #include "sluice/segmented.hpp"
 #include "sluice/sort.hpp"
+#include "sluice/split.hpp"
 #include "sluice/types.hpp"

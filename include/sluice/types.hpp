@@ -3,11 +3,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__CUDACC__)
-#define SLUICE_HD __host__ __device__
-#else
-#define SLUICE_HD
-#endif
+#include "sluice/detail/hd.hpp"
+#include "sluice/detail/radix_key.hpp"
 
 namespace sluice {
 
@@ -84,6 +81,18 @@ enum class order { ascending, descending };
 struct bit_range {
   int begin = 0;
   int end = -1;
+};
+
+// The built-in bucket function of split: bits [shift, shift + bits) of the order-preserving unsigned image of
+// the key (radix_sort's image: negative before positive, floats by value), bits in [1, 8]: ids below 2^bits.
+struct radix_digit {
+  int shift = 0;
+  int bits = 8;
+  template <class T>
+  SLUICE_HD std::uint32_t operator()(const T& x) const {
+    using key = detail::radix_key<T>;
+    return static_cast<std::uint32_t>(key::window(key::to_bits(x, false), shift, shift + bits));
+  }
 };
 
 }  // namespace sluice

@@ -106,6 +106,22 @@ std::vector<T> segmented_scan(const std::vector<T>& values, const std::vector<st
   return around;
 }
 
+// The k-way split: the elements of bucket 0 in input order, then bucket 1's, ... (ids outside [0, k) left out);
+// offsets[b] where bucket b starts, offsets[k] the elements kept.
+template <class T>
+std::pair<std::vector<T>, std::vector<std::uint64_t>> split(const std::vector<T>& in, const std::vector<std::uint64_t>& bucket, std::uint64_t k) {
+  std::vector<std::vector<T>> buckets(k);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (bucket[i] < k) buckets[bucket[i]].push_back(in[i]);
+  std::pair<std::vector<T>, std::vector<std::uint64_t>> r;
+  for (const auto& b : buckets) {
+    r.second.push_back(r.first.size());
+    r.first.insert(r.first.end(), b.begin(), b.end());
+  }
+  r.second.push_back(r.first.size());
+  return r;
+}
+
 // Stable sort by the key image's bit window; returns the permutation (input positions in sorted order).
 template <class K>
 std::vector<std::uint64_t> sort_permutation(const std::vector<K>& keys, bool descending, int begin, int end) {

@@ -60,5 +60,6 @@ void verify_partition(context& c);
 void verify_sort(context& c);
 void verify_runs(context& c);
 void verify_segmented(context& c);
+void verify_split(context& c);
 
 }  // namespace sluice::verify

@@ -20,6 +20,7 @@ tally run(const algorithm_info& algo, const settings& s, std::string_view spec) 
     case primitive::scan_by_key:
     case primitive::segmented_reduce:
     case primitive::segmented_scan: verify_segmented(c); break;
+    case primitive::split: verify_split(c); break;
   }
   return c.t;
 }

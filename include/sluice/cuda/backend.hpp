@@ -183,6 +183,12 @@ template <class T, class Op>
 void segmented_scan(std::string_view algo, std::span<const T> values, std::span<const std::uint64_t> offsets, std::span<T> out, bool inclusive,
                     T init, Op op, CUstream_st* stream);
 
+// The k-way split (split.hpp): out.size() >= in.size(), offsets.size() >= k + 1; ids outside [0, k) in a last
+// bucket of their own (k <= 255 then), offsets[k] the elements before it.
+template <class T, class Bucket>
+void split(std::string_view algo, std::span<const T> in, Bucket bucket_of, std::uint32_t k, std::span<T> out, std::span<std::uint64_t> offsets,
+           CUstream_st* stream);
+
 // V = std::nullptr_t for keys only.
 template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit,

@@ -28,6 +28,7 @@
 #include "sluice/cuda/scan/three_phase_coarsened.cuh"
 #include "sluice/cuda/scan/reduce_then_scan.cuh"
 #include "sluice/cuda/sort/cub.cuh"
+#include "sluice/cuda/split/multisplit.cuh"
 #include "sluice/cuda/sort/onesweep.cuh"
 #include "sluice/cuda/sort/split_radix.cuh"
 #include "sluice/detail/params.hpp"
@@ -120,6 +121,14 @@ void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, b
     return onesweep::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn, onesweep::parse_portion(algo, fn));
   if (algo == "cub") return cub_peer::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
   if (algo == "split-radix") return split_radix::radix_sort(keys, values, descending, begin_bit, end_bit, stream, fn);
+  no_variant(fn, algo);
+}
+
+template <class T, class Bucket>
+void split(std::string_view algo, std::span<const T> in, Bucket bucket_of, std::uint32_t k, std::span<T> out, std::span<std::uint64_t> offsets,
+           CUstream_st* stream) {
+  constexpr const char* fn = "split";
+  if (sluice::detail::base_name(algo) == "multisplit") return multisplit::split(in, bucket_of, k, out, offsets, stream, fn, onesweep::parse_portion(algo, fn));
   no_variant(fn, algo);
 }
 

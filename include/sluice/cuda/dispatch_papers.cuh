@@ -29,7 +29,7 @@ void compact_papers(std::string_view algo, std::span<const T> in, std::span<T> o
 template <class T, class Sel>
 void partition_papers(std::string_view algo, std::span<const T> in, std::span<T> out, Sel sel, std::uint64_t* count, CUstream_st* stream) {
   constexpr const char* fn = "partition";
-  if (sluice::detail::base_name(algo) == "split") return split::partition(in, out, sel, count, stream, fn, algo);
+  if (sluice::detail::base_name(algo) == "split") return stream_split::partition(in, out, sel, count, stream, fn, algo);
   no_variant(fn, algo);
 }
 

@@ -53,6 +53,11 @@ template <class K>
 inline constexpr bool cuda_runs_v =
     cuda_templates_visible || one_of_v<K, std::uint8_t, std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double>;
 
+// split: elements of radix_sort's key types by radix_digit.
+template <class T, class Bucket>
+inline constexpr bool cuda_split_v =
+    cuda_templates_visible || (one_of_v<T, std::uint32_t, std::int32_t, float, std::uint64_t, std::int64_t, double> && std::is_same_v<Bucket, radix_digit>);
+
 template <std::size_t Size, std::size_t Align>
 inline constexpr bool precompiled_storage_v =
     (Size == 1 && Align == 1) || (Size == 2 && Align == 2) || (Size == 4 && Align == 4) ||
@@ -121,5 +126,9 @@ SLUICE_BY_KEY_TYPES(SLUICE_EXTERN_BY_KEY_K)
                                              std::span<T>, bool, T, Op, CUstream_st*);
 #define SLUICE_EXTERN_SEGMENTED_T(T) SLUICE_OPS(SLUICE_EXTERN_SEGMENTED, T)
 SLUICE_NUMERIC_TYPES(SLUICE_EXTERN_SEGMENTED_T)
+#define SLUICE_EXTERN_SPLIT(T)                                                                                  \
+  extern template void split<T, ::sluice::radix_digit>(std::string_view, std::span<const T>, ::sluice::radix_digit, std::uint32_t, \
+                                                       std::span<T>, std::span<std::uint64_t>, CUstream_st*);
+SLUICE_KEY_TYPES(SLUICE_EXTERN_SPLIT)
 }  // namespace sluice::cuda_backend
 #endif

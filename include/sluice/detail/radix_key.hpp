@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "sluice/types.hpp"
+#include "sluice/detail/hd.hpp"
 
 namespace sluice::detail {
 

@@ -8,7 +8,7 @@
 #pragma once
 #include "sluice/cuda/compact/billeter.cuh"
 
-namespace sluice::cuda_backend::split {
+namespace sluice::cuda_backend::stream_split {
 
 using billeter::policy;
 
@@ -55,7 +55,7 @@ void split_rows(std::span<const T> in, std::span<T> out, Sel sel, u64* count, co
   else
     split_kernel<T, E, billeter::simd::prefix, Sel><<<blocks, policy::warps_per_block * 32, 0, s>>>(in.data(), sel, in.size(), pol.P,
                                                                                                    offsets.as<u64>(), count, out.data());
-  check_launch(fn, "split::split_kernel");
+  check_launch(fn, "stream_split::split_kernel");
 }
 
 template <class T, class Sel>
@@ -68,4 +68,4 @@ void partition(std::span<const T> in, std::span<T> out, Sel sel, u64* count, cud
   split_rows<T, 1>(in, out, sel, count, pol, s, fn);
 }
 
-}  // namespace sluice::cuda_backend::split
+}  // namespace sluice::cuda_backend::stream_split

@@ -134,12 +134,14 @@ __global__ void __launch_bounds__(P::digits) bases_kernel(const unsigned* counts
   }
 }
 
-// ---- 3. One digit pass over keys [first, first + count) of the input (one portion).
-template <class K, class V, class P>
+// ---- 3. One digit pass over keys [first, first + count) of the input (one portion). digit_of(image) gives a
+// key's digit, below P::digits - 1 or equal to it (digit_window; the k-way split's bucket function,
+// cuda/split/multisplit.cuh, whose digits are the buckets).
+template <class K, class V, class P, class Digit = digit_window>
 __global__ void __launch_bounds__(P::threads, P::min_blocks)
     pass_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, u64 first, u64 count,
                 lookback::digit_state state, unsigned* tile_counter, const u64* base, u64* next_base, bool descending,
-                digit_window digit_of) {
+                Digit digit_of) {
   using R = sluice::detail::radix_key<K>;
   using B = bits_t<K>;
   constexpr unsigned T = P::threads, I = P::items, W = T / 32, D = P::digits, tile_size = P::tile;
@@ -162,8 +164,8 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   const unsigned tile_n = count - tile_first < tile_size ? static_cast<unsigned>(count - tile_first) : tile_size;
 
   // Load, warp-striped: item i of lane l is key w 32 I + 32 i + l of the tile, so (i, l) is input order.
-  // Slots past the end of the last tile hold padding with the largest digit: ranked after every real key,
-  // they fill the tile's last slots, which the scatter never reads (and no tile after the last looks back).
+  // Slots past the end of the last tile hold padding with the largest digit, D - 1: ranked after every real key
+  // of the tile, they fill its last slots, which the scatter never reads (and no tile after the last looks back).
   const u64 warp_first = first + tile_first + static_cast<u64>(w) * 32 * I;
   const unsigned warp_n = tile_n > w * 32 * I ? tile_n - w * 32 * I : 0;
   B b[I];
@@ -171,12 +173,16 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
   if (warp_n >= 32 * I) {
 #pragma unroll
     for (unsigned i = 0; i < I; ++i) b[i] = R::to_bits(keys_in[warp_first + i * 32 + lane], descending);
+#pragma unroll
+    for (unsigned i = 0; i < I; ++i) digit[i] = digit_of(b[i]);
   } else {
 #pragma unroll
-    for (unsigned i = 0; i < I; ++i) b[i] = i * 32 + lane < warp_n ? R::to_bits(keys_in[warp_first + i * 32 + lane], descending) : ~B{0};
+    for (unsigned i = 0; i < I; ++i) {
+      const bool real = i * 32 + lane < warp_n;
+      b[i] = real ? R::to_bits(keys_in[warp_first + i * 32 + lane], descending) : ~B{0};
+      digit[i] = real ? digit_of(b[i]) : D - 1;
+    }
   }
-#pragma unroll
-  for (unsigned i = 0; i < I; ++i) digit[i] = digit_of(b[i]);
 
   // Early counts: each warp counts its keys per digit (shared atomics), so the tile's digit counts can be
   // published for the tiles after it before the ranking, which is the long part.
@@ -250,7 +256,7 @@ __global__ void __launch_bounds__(P::threads, P::min_blocks)
     keys_to[tid] = keys_out + offset;
     if constexpr (has_values) values_to[tid] = values_out + offset;
     if (next_base != nullptr && tile_first + tile_size >= count)  // the next portion's, less this tile's padding
-      next_base[tid] = base[tid] + before + total - (tid == digit_of.mask ? tile_size - tile_n : 0);
+      next_base[tid] = base[tid] + before + total - (tid == D - 1 ? tile_size - tile_n : 0);
   }
   __syncthreads();
 

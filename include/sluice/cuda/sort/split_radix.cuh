@@ -59,7 +59,7 @@ template <class E>
 E* split_bits(E* a, E* b, u64 n, int begin, int end, cudaStream_t s, const char* fn) {
   scratch count(sizeof(u64), s, fn);
   for (int bit = begin; bit < end; ++bit) {
-    split::partition(std::span<const E>(a, n), std::span<E>(b, n), zero_bit{bit}, count.as<u64>(), s, fn, "");
+    stream_split::partition(std::span<const E>(a, n), std::span<E>(b, n), zero_bit{bit}, count.as<u64>(), s, fn, "");
     std::swap(a, b);
   }
   return a;
