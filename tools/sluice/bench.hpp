@@ -39,7 +39,7 @@ inline constexpr bench_primitive bench_primitives[] = {
     {"radix_sort", primitive::radix_sort}, {"radix_sort_pairs", primitive::radix_sort}, {"unique", primitive::unique},
     {"unique_by_key", primitive::unique},  {"run_length_encode", primitive::run_length_encode}, {"reduce_by_key", primitive::reduce_by_key},
     {"inclusive_scan_by_key", primitive::scan_by_key}, {"segmented_reduce", primitive::segmented_reduce},
-    {"segmented_inclusive_scan", primitive::segmented_scan}};
+    {"segmented_inclusive_scan", primitive::segmented_scan}, {"split", primitive::split}};
 
 // The peers' rows, which --algo selects by these labels too: CUB's own partition on the GPU; the standard
 // library and oneTBB on the CPU.

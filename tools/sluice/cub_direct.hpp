@@ -55,6 +55,11 @@ template <class K>
 call run_length_encode(const K* in, K* out_unique, std::uint64_t* out_lengths, std::uint64_t n, std::uint64_t* count,
                        bool to_host) SLUICE_CUB_DIRECT_BODY
 
+// The keys sorted out of place by bits [begin_bit, end_bit) alone (cub::DeviceRadixSort::SortKeys): a stable
+// split by that digit, the peer of sluice::split with radix_digit.
+template <class K>
+call sort_keys_bits(const K* in, K* out, std::uint64_t n, int begin_bit, int end_bit) SLUICE_CUB_DIRECT_BODY
+
 // By key (sums, as cuda::std::plus) and segmented sums over offsets[s], offsets[s + 1].
 template <class K, class V>
 call reduce_by_key_sum(const K* keys, const V* values, K* out_keys, V* out_values, std::uint64_t n, std::uint64_t* count,

@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <string_view>
 #include <vector>
 
@@ -374,12 +375,28 @@ void sort_rows(runner& r, device d, const std::vector<std::string>& algos, const
   }
 }
 
+// The k-way split of the runner's u32 input by a radix digit, into 32 buckets (bits 27-31) and 256 (bits 24-31): the
+// default, and on the GPU CUB's sort of the same keys by those bits alone (out of place: the same stable split).
+// Bytes counted: the input read once and written once.
+void split_rows(runner& r, device d, buf<std::uint32_t>& in, buf<std::uint32_t>& out) {
+  const std::uint64_t n = r.n();
+  const double b = 2.0 * static_cast<double>(n) * sizeof(std::uint32_t);
+  buf<std::uint64_t> offsets(std::vector<std::uint64_t>(max_split_buckets + 1), d);
+  const options o{d, "best", nullptr};
+  for (const auto& [digit, k, type] : {std::tuple{radix_digit{27, 5}, 32u, "u32/k32"}, std::tuple{radix_digit{24, 8}, 256u, "u32/k256"}}) {
+    r.measure("split", label_of(primitive::split, d, "best"), type, -1, b, [&] { sluice::split(in.span(), digit, k, out.span(), offsets.span(), o); });
+    if (d == device::cuda && wanted("split", "cub"))
+      r.measure("split", "cub", type, -1, b, cub_direct::sort_keys_bits<std::uint32_t>(in.span().data(), out.span().data(), n, digit.shift, digit.shift + digit.bits));
+  }
+}
+
 }  // namespace
 
 // The sort suite: radix sort. u32 keys alone and u32 keys with u32 values at 2^20, 2^22, 2^24 and 2^28, f32 keys at
 // 2^28, u64 keys at 2^27: the default, CUB and (at Billeter's 4M, Table 5) split-radix, with key + 16-byte
-// value pairs there too; on the CPU the default beside lsd-parallel, std::sort and std::sort(par) (cpu_sort_rows). Bytes counted: the keys (and values) read once and written once, as a copy of them
-// moves.
+// value pairs there too; on the CPU the default beside lsd-parallel, std::sort and std::sort(par) (cpu_sort_rows);
+// at every size the k-way split into 32 and 256 buckets (split_rows). Bytes counted: the keys (and values) read
+// once and written once, as a copy of them moves.
 void sort_suite(std::vector<row>& all, device d) {
   using u32 = std::uint32_t;
   std::vector<std::uint64_t> sizes = {std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24, std::uint64_t{1} << 28};
@@ -407,6 +424,7 @@ void sort_suite(std::vector<row>& all, device d) {
       }
       if (n == (std::uint64_t{1} << 28))
         sort_rows<float, u32>(r, d, here, "f32", verify::make_keys<float>(n, verify::key_pattern::random, 11), nullptr);
+      split_rows(r, d, in, out);
     }
     all.insert(all.end(), r.rows().begin(), r.rows().end());
   }

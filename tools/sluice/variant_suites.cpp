@@ -115,6 +115,14 @@ void quick_suite_at(runner& r, device d, std::uint64_t n) {
                 [&] { sluice::segmented_inclusive_scan(in.span(), off.span(), out.span(), sum{}, o); });
     }
   }
+  // The k-way split by a 5-bit radix digit (32 buckets): the input read, each element written once.
+  if (!names(primitive::split, d).empty()) {
+    buf<std::uint64_t> bucket_offsets(std::vector<std::uint64_t>(33), d);
+    for (const auto& a : specs_of(primitive::split, d)) {
+      options o{d, a, nullptr};
+      r.measure("split", a, "u32/k32", -1, 2 * b, [&] { sluice::split(in.span(), radix_digit{24, 5}, 32, out.span(), bucket_offsets.span(), o); });
+    }
+  }
   if (d == device::cpu) {  // the standard library beside the CPU backend
     r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
     r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
