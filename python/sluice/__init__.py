@@ -21,7 +21,7 @@ __all__ = [
     "device_available", "equal_to", "exclusive_scan", "exclusive_scan_by_key", "inclusive_scan_by_key", "non_trivial_runs", "run_length_encode", "unique", "unique_by_key", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
     "not_equal_to", "partition", "partition_async", "partition_unordered", "partition_unordered_async", "radix_sort",
     "reduce", "reduce_async", "reduce_by_key", "release_scratch", "segmented_exclusive_scan", "segmented_inclusive_scan",
-    "segmented_reduce",
+    "segmented_reduce", "split",
 ]
 
 device_available = _sluice.device_available
@@ -388,10 +388,26 @@ def segmented_exclusive_scan(values, offsets, *, op="sum", init=None, out=None, 
     return out
 
 
+# the k-way split (CPU) -----------------------------------------------------------------------------------------
+
+def split(x, *, shift=0, bits=8, out=None, offsets=None, algorithm="best", stream=None):
+    """(out, offsets): x's elements grouped by bits [shift, shift + bits) of their order-preserving image (as
+    radix_sort reads keys), bucket 0 first, each bucket in input order; offsets (2^bits + 1 entries, uint64 or
+    int64) where each bucket starts, the last one len(x). bits in [1, 8]."""
+    lib, s, scratch, producer = _setting(x, stream)
+    n = _arrays.length(x, lib, "split")
+    if out is None:
+        out = _arrays.empty(x, lib, n)
+    if offsets is None:
+        offsets = _arrays.empty(x, lib, (1 << int(bits)) + 1 if 1 <= int(bits) <= 8 else 0, _arrays._COUNT)
+    _sluice._split("split", _raw(x, producer), int(shift), int(bits), _raw(out, producer), _raw(offsets, producer), algorithm, s, scratch)
+    return out, offsets
+
+
 # the registry ------------------------------------------------------------------------------------------------
 
 _PRIMITIVES = ("reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan")
+               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split")
 
 
 def list_algorithms(primitive=None):

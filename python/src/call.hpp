@@ -152,5 +152,6 @@ void bind_reduce_scan(py::module_& m);
 void bind_sort(py::module_& m);
 void bind_runs(py::module_& m);
 void bind_segmented(py::module_& m);
+void bind_split(py::module_& m);
 
 }  // namespace sluice_py

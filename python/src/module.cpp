@@ -62,6 +62,7 @@ PYBIND11_MODULE(_sluice, m) {
   bind_sort(m);
   bind_runs(m);
   bind_segmented(m);
+  bind_split(m);
   m.def("_algorithms", &algorithms);
   m.def(
       "_describe",

@@ -9,12 +9,13 @@ from conftest import (assert_same_bits, assert_same_multiset, check_reduce, chec
                       random_bytes_array, ref_sort_order)
 
 PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-              "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan"]
+              "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split"]
 # The CPU defaults, as docs/guide/cpu.md lists them.
 CPU_DEFAULTS = {"reduce": "vectorized", "scan": "billeter-scan", "compact": "billeter", "compact_unordered": "billeter",
                 "partition": "split", "partition_unordered": "split", "radix_sort": "msd-lsd",
                 "unique": "three-phase", "run_length_encode": "three-phase", "reduce_by_key": "three-phase",
-                "scan_by_key": "three-phase", "segmented_reduce": "three-phase", "segmented_scan": "three-phase"}
+                "scan_by_key": "three-phase", "segmented_reduce": "three-phase", "segmented_scan": "three-phase",
+                "split": "multisplit"}
 KEYS = {"primitive", "name", "devices", "default_on", "stable", "summary", "params"}
 
 
@@ -174,8 +175,29 @@ def run_primitive(rng, prim, algo, n):
                 got = sluice.segmented_inclusive_scan(x, offsets, op="min", algorithm=algo)
                 for b, e in bounds:
                     check_scan(got[b:e], x[b:e], "min", what=algo)
+    elif prim == "split":
+        for dtype in (np.int32, np.uint64, np.float32):
+            x = random_array(rng, dtype, n, kind="keys")
+            out, offsets = sluice.split(x, shift=np.dtype(dtype).itemsize * 8 - 4, bits=4, algorithm=algo)
+            digit = ref_digits(x, np.dtype(dtype).itemsize * 8 - 4, 4)
+            order = np.argsort(digit, kind="stable")
+            assert_same_bits(out, x[order], algo)
+            assert np.array_equal(offsets, np.r_[0, np.cumsum(np.bincount(digit, minlength=16))].astype(np.uint64)), algo
     else:
         raise AssertionError("no runner for primitive %r" % prim)
+
+
+def ref_digits(x, shift, bits):
+    """Bits [shift, shift + bits) of radix_sort's order-preserving image of x."""
+    width = x.dtype.itemsize * 8
+    u = x.view(np.uint32 if width == 32 else np.uint64).astype(np.uint64)
+    sign = np.uint64(1) << np.uint64(width - 1)
+    full = (np.uint64(1) << np.uint64(width)) - np.uint64(1) if width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
+    if x.dtype.kind == "f":
+        u = np.where(u & sign, ~u & full, u | sign)
+    elif x.dtype.kind == "i":
+        u = u ^ sign
+    return ((u >> np.uint64(shift)) & np.uint64((1 << bits) - 1)).astype(np.int64)
 
 
 def runs_array(rng, dtype, n):
