@@ -61,7 +61,7 @@ endfunction()
 
 # Unknown names list every valid one (billeter was hidden behind billeter-scan), one line, exit status 2.
 sluice_cli_check(NAME cli_unknown_algo_lists_every_cpu_name RC 2 ONE_LINE ARGS verify --algo quantum
-  EXPECT "unknown algorithm 'quantum' on cpu \\(valid: all, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel, msd-lsd, three-phase, multisplit\\)")
+  EXPECT "unknown algorithm 'quantum' on cpu \\(valid: all, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel, msd-lsd, three-phase, multisplit, radix-select\\)")
 sluice_cli_check(NAME cli_unknown_algo_lists_every_cuda_name RC 2 ONE_LINE ARGS verify --device cuda --algo quantum
   EXPECT ", billeter-scan, streaming, scan-scatter, horn, roger, billeter, billeter-staged, ")
 # Bad parameters: refused before any case runs, naming the valid keys or values.

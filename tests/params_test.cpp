@@ -112,7 +112,7 @@ TEST(cli, unknown_names_list_every_valid_name) {
         EXPECT_NE((", " + listed + ",").find(", " + std::string(a.name) + ","), std::string::npos) << to_string(d) << ": " << a.name;
   }
   const auto m = arg_error_of([] { parse({"verify", "--algo", "quantum"}); });
-  EXPECT_NE(m.find("(valid: all, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel, msd-lsd, three-phase, multisplit)"), std::string::npos) << m;
+  EXPECT_NE(m.find("(valid: all, serial, vectorized, billeter-scan, billeter, split, lsd-serial, lsd-parallel, msd-lsd, three-phase, multisplit, radix-select)"), std::string::npos) << m;
 }
 
 TEST(cli, verify_checks_names_and_parameters_while_parsing) {

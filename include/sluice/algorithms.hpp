@@ -14,7 +14,7 @@ namespace sluice {
 
 enum class primitive {
   reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort, unique, run_length_encode,
-  reduce_by_key, scan_by_key, segmented_reduce, segmented_scan, split
+  reduce_by_key, scan_by_key, segmented_reduce, segmented_scan, split, top_k
 };
 
 constexpr std::string_view to_string(primitive p) noexcept {
@@ -33,6 +33,7 @@ constexpr std::string_view to_string(primitive p) noexcept {
     case primitive::segmented_reduce: return "segmented_reduce";
     case primitive::segmented_scan: return "segmented_scan";
     case primitive::split: return "split";
+    case primitive::top_k: return "top_k";
   }
   return "unknown";
 }
@@ -166,6 +167,9 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::split,             "serial",       true,  false, true,  false, false, "count the elements of each bucket, then place each at its bucket's cursor, one thread"},
   {primitive::split,             "multisplit",   true,  false, true,  true,  false, "Billeter Sec. 5.3's stream split from 2 to k buckets on P threads: a histogram of every cache-sized block, a bucket-major prefix over (bucket, block), each block moved from its cursors (input read twice, written once)", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
   {primitive::split,             "multisplit",   false, true,  true,  false, true,  "one digit pass of onesweep with the buckets as its digits: a histogram read, the bucket bases, then each tile ranks its elements by bucket in input order (ballots), looks back per bucket and writes each bucket's run through shared memory (input read twice, written once); ids outside [0, k) in a bucket of their own after the others", "portion=N (elements per launch of the pass, whole tiles; default and most about 2^28: smaller only to test the hand-over between launches)", tunables::onesweep},
+  // Top-k (top_k).
+  {primitive::top_k,             "serial",       true,  false, true,  false, false, "Hoare's selection (std::nth_element) over (key image, position) pairs on one thread, then the k sorted by pair or by position"},
+  {primitive::top_k,             "radix-select", true,  false, true,  true,  false, "the k-th key found one 8-bit digit at a time from the top by histograms on P threads (the chosen bucket's keys gathered once it holds 1/16 of the input), then one stable compaction pass (Billeter's count, prefix and move with the threshold as predicate, ties by position) and, for sorted output, the msd-lsd sort of the k", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
   // The gl device: the papers' systems in fragment, geometry and vertex shaders (docs/guide/gl.md).
   {primitive::reduce,            "goddeke-multipass", false, false, true, false, false, "Goeddeke tutorial in fragment shaders: 2x2 groups of an M x M texture, coordinates from the fragment position, ping-pong render-to-texture passes to 1x1 (commutative op)", {}, {}, true, true},
   {primitive::compact,           "roger",        false, false, true,  false, false, "Roger 2007 Sec. III in fragment shaders: blocks of s, Hillis-Steele prefix sums + Fig. 5 search, blocks concatenated by line segments split in a geometry shader (Fig. 7)", "s=64 (2..1024, power of 2)", tunables::gl_roger, true, true},

@@ -1,5 +1,5 @@
 // sluice: reduction, scan, stream compaction, partition, radix sort and runs (unique, run-length encoding), by-key and
-// segmented reductions and scans, the k-way split, on CPUs and CUDA GPUs.
+// segmented reductions and scans, the k-way split and top-k, on CPUs and CUDA GPUs.
 #pragma once
 #include "sluice/algorithms.hpp"
 #include "sluice/compact.hpp"
@@ -14,4 +14,5 @@
 #include "sluice/segmented.hpp"
 #include "sluice/sort.hpp"
 #include "sluice/split.hpp"
+#include "sluice/top_k.hpp"
 #include "sluice/types.hpp"

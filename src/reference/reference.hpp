@@ -134,4 +134,14 @@ std::vector<std::uint64_t> sort_permutation(const std::vector<K>& keys, bool des
   return perm;
 }
 
+// Top-k: the positions of the k largest (descending) or smallest keys by image, ties to the lower position; in
+// sorted order (by image, then position) or in input order.
+template <class K>
+std::vector<std::uint64_t> top_k(const std::vector<K>& keys, std::uint64_t k, bool largest, bool sorted) {
+  auto perm = sort_permutation(keys, largest, 0, int(sizeof(K) * 8));
+  perm.resize(k);
+  if (!sorted) std::sort(perm.begin(), perm.end());
+  return perm;
+}
+
 }  // namespace sluice::reference

@@ -61,5 +61,6 @@ void verify_sort(context& c);
 void verify_runs(context& c);
 void verify_segmented(context& c);
 void verify_split(context& c);
+void verify_top_k(context& c);
 
 }  // namespace sluice::verify

@@ -21,6 +21,7 @@ tally run(const algorithm_info& algo, const settings& s, std::string_view spec) 
     case primitive::segmented_reduce:
     case primitive::segmented_scan: verify_segmented(c); break;
     case primitive::split: verify_split(c); break;
+    case primitive::top_k: verify_top_k(c); break;
   }
   return c.t;
 }
