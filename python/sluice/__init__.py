@@ -11,6 +11,8 @@ Every function takes ``algorithm="best"`` (a name of ``list_algorithms()``) and 
 arrays' library's current stream). docs/guide/python.md has the whole contract.
 """
 
+import operator as _operator
+
 from . import _arrays, _sluice
 from ._errors import Error, InvalidArgument
 
@@ -21,7 +23,7 @@ __all__ = [
     "device_available", "equal_to", "exclusive_scan", "exclusive_scan_by_key", "inclusive_scan_by_key", "non_trivial_runs", "run_length_encode", "unique", "unique_by_key", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
     "not_equal_to", "partition", "partition_async", "partition_unordered", "partition_unordered_async", "radix_sort",
     "reduce", "reduce_async", "reduce_by_key", "release_scratch", "segmented_exclusive_scan", "segmented_inclusive_scan",
-    "segmented_reduce", "split",
+    "segmented_reduce", "split", "top_k",
 ]
 
 device_available = _sluice.device_available
@@ -404,10 +406,32 @@ def split(x, *, shift=0, bits=8, out=None, offsets=None, algorithm="best", strea
     return out, offsets
 
 
+def top_k(x, k, *, largest=True, sorted=True, indices=True, out=None, out_indices=None, algorithm="best", stream=None):
+    """(values, indices) as torch.topk gives them: the k largest (largest=True) or smallest elements of x, the
+    largest (smallest) first when sorted, else in input order; ties go to the lower position. indices (int64, or
+    out_indices' uint64/int64) their positions in x; indices=False returns values alone. Floats are ordered as
+    radix_sort orders them: -0.0 < +0.0, a positive NaN above +inf. CPU only for now."""
+    try:
+        k = _operator.index(k)
+    except TypeError:
+        raise TypeError(f"sluice.top_k: k={k!r}: expected an int") from None
+    lib, s, scratch, producer = _setting(x, stream)
+    n = _arrays.length(x, lib, "top_k")
+    if k < 0 or k > n:
+        raise ValueError(f"sluice.top_k: k={k}: must be in [0, {n}] (x holds {n} elements)")
+    if out is None:
+        out = _arrays.empty(x, lib, k)
+    if indices and out_indices is None:
+        out_indices = _arrays.empty(x, lib, k, _arrays._INDEX)
+    _sluice._top_k("top_k", _raw(x, producer), k, bool(largest), bool(sorted), _raw(out, producer),
+                   _raw(out_indices, producer) if indices else None, algorithm, s, scratch)
+    return (out[:k], out_indices[:k]) if indices else out[:k]
+
+
 # the registry ------------------------------------------------------------------------------------------------
 
 _PRIMITIVES = ("reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split")
+               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split", "top_k")
 
 
 def list_algorithms(primitive=None):

@@ -153,5 +153,6 @@ void bind_sort(py::module_& m);
 void bind_runs(py::module_& m);
 void bind_segmented(py::module_& m);
 void bind_split(py::module_& m);
+void bind_top_k(py::module_& m);
 
 }  // namespace sluice_py

@@ -63,6 +63,7 @@ PYBIND11_MODULE(_sluice, m) {
   bind_runs(m);
   bind_segmented(m);
   bind_split(m);
+  bind_top_k(m);
   m.def("_algorithms", &algorithms);
   m.def(
       "_describe",

@@ -9,13 +9,13 @@ from conftest import (assert_same_bits, assert_same_multiset, check_reduce, chec
                       random_bytes_array, ref_sort_order)
 
 PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-              "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split"]
+              "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split", "top_k"]
 # The CPU defaults, as docs/guide/cpu.md lists them.
 CPU_DEFAULTS = {"reduce": "vectorized", "scan": "billeter-scan", "compact": "billeter", "compact_unordered": "billeter",
                 "partition": "split", "partition_unordered": "split", "radix_sort": "msd-lsd",
                 "unique": "three-phase", "run_length_encode": "three-phase", "reduce_by_key": "three-phase",
                 "scan_by_key": "three-phase", "segmented_reduce": "three-phase", "segmented_scan": "three-phase",
-                "split": "multisplit"}
+                "split": "multisplit", "top_k": "radix-select"}
 KEYS = {"primitive", "name", "devices", "default_on", "stable", "summary", "params"}
 
 
@@ -183,6 +183,14 @@ def run_primitive(rng, prim, algo, n):
             order = np.argsort(digit, kind="stable")
             assert_same_bits(out, x[order], algo)
             assert np.array_equal(offsets, np.r_[0, np.cumsum(np.bincount(digit, minlength=16))].astype(np.uint64)), algo
+    elif prim == "top_k":
+        for dtype in (np.int32, np.uint64, np.float32, np.float64):
+            x = random_array(rng, dtype, n, kind="keys")
+            for k, largest, ordered in ((n // 3, True, True), (min(n, 5), False, False), (n, True, False)):
+                values, idx = sluice.top_k(x, k, largest=largest, sorted=ordered, algorithm=algo)
+                want = ref_top_k(x, k, largest, ordered)
+                assert np.array_equal(idx, want), (algo, k, largest, ordered)
+                assert_same_bits(values, x[want], algo)
     else:
         raise AssertionError("no runner for primitive %r" % prim)
 
@@ -198,6 +206,26 @@ def ref_digits(x, shift, bits):
     elif x.dtype.kind == "i":
         u = u ^ sign
     return ((u >> np.uint64(shift)) & np.uint64((1 << bits) - 1)).astype(np.int64)
+
+
+def ref_image(x):
+    """radix_sort's order-preserving image of x, as uint64."""
+    width = x.dtype.itemsize * 8
+    u = x.view(np.uint32 if width == 32 else np.uint64).astype(np.uint64)
+    sign = np.uint64(1) << np.uint64(width - 1)
+    full = np.uint64((1 << width) - 1)
+    if x.dtype.kind == "f":
+        u = np.where(u & sign, ~u & full, u | sign)
+    elif x.dtype.kind == "i":
+        u = u ^ sign
+    return u
+
+
+def ref_top_k(x, k, largest=True, ordered=True):
+    """The positions of the k largest (smallest) by image, ties to the lower position; sorted or increasing."""
+    img = ref_image(x)
+    pos = np.argsort(~img if largest else img, kind="stable")[:k]
+    return pos if ordered else np.sort(pos)
 
 
 def runs_array(rng, dtype, n):
