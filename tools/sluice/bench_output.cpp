@@ -178,10 +178,13 @@ figure quick_figure(const std::vector<row>& rows, device d) {
 // production and sort: effective GB/s of each algorithm against n, with the copy's, per primitive and type.
 std::vector<figure> size_figures(const std::vector<row>& rows, const std::string& suite, device d) {
   std::vector<figure> figs;
+  std::vector<std::string> elements;  // each figure's element type, whose copy is its yardstick ("u32" of "u32/k32")
   auto fig_of = [&](const row& r) -> figure& {
-    const std::string id = r.prim + "-" + r.type;
+    std::string id = r.prim + "-" + r.type;
+    std::replace(id.begin(), id.end(), '/', '_');  // the id names the figure's files
     for (auto& f : figs)
       if (f.id == id) return f;
+    elements.push_back(r.type.substr(0, r.type.find('/')));
     figs.push_back({id, suite + ": " + r.prim + " of " + r.type + (r.ratio >= 0 ? " (valid ratio " + std::to_string(r.ratio).substr(0, 4) + ")" : "") +
                             " against n, beside the peer and the copy",
                     "n (elements)", "effective GB/s (bytes read once + written once)", true, false});
@@ -195,13 +198,16 @@ std::vector<figure> size_figures(const std::vector<row>& rows, const std::string
     f.add(r.algo, static_cast<double>(r.n), r.gbps);
   }
   // A figure needs two sizes at least: the types and ratios timed at one size only are in the CSV and the tables.
-  std::erase_if(figs, [](const figure& f) {
-    for (const auto& p : f.points)
-      if (p.x != f.points.front().x) return false;
-    return true;
-  });
-  for (auto& f : figs) {  // the copy of the same n elements of the figure's type
-    const std::string type = f.id.substr(f.id.rfind('-') + 1);
+  for (std::size_t i = figs.size(); i-- > 0;) {
+    const auto& f = figs[i];
+    if (std::all_of(f.points.begin(), f.points.end(), [&](const auto& p) { return p.x == f.points.front().x; })) {
+      figs.erase(figs.begin() + static_cast<std::ptrdiff_t>(i));
+      elements.erase(elements.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  for (std::size_t i = 0; i < figs.size(); ++i) {  // the copy of the same n elements of the figure's type
+    auto& f = figs[i];
+    const std::string& type = elements[i];
     for (const auto& c : rows)
       if (c.prim == "copy" && c.type == type) f.add(std::string(d == device::cuda ? "cudaMemcpy" : "memcpy-mt") + " (yardstick)", static_cast<double>(c.n), c.gbps);
     if (d == device::cpu && f.id.rfind("reduce-", 0) == 0)
