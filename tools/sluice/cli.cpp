@@ -60,7 +60,7 @@ const char* const usage_bench =
     "  --primitive time only this primitive: reduce, inclusive_scan, exclusive_scan, compact, compact_if,\n"
     "             compact_unordered, partition, partition_if, partition_unordered_if, radix_sort, radix_sort_pairs,\n"
     "             unique, unique_by_key, run_length_encode, reduce_by_key, inclusive_scan_by_key, segmented_reduce,\n"
-    "             segmented_inclusive_scan (these seven: the quick and runs suites)\n"
+    "             segmented_inclusive_scan (these seven: the quick and runs suites), split (quick and sort), top_k (quick)\n"
     "  --n        quick, production, sort, runs, ratio, blocksize and tables: time at this one size instead of the suite's own\n"
     "             (e.g. 268435456 or 2^28; production on the GPU: 2^28 also times the 64- and 128-bit elements\n"
     "             at 2^27, the goals' table); size: sizes 2^10 .. the largest power of two up to N\n"

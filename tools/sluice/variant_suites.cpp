@@ -123,6 +123,22 @@ void quick_suite_at(runner& r, device d, std::uint64_t n) {
       r.measure("split", a, "u32/k32", -1, 2 * b, [&] { sluice::split(in.span(), radix_digit{24, 5}, 32, out.span(), bucket_offsets.span(), o); });
     }
   }
+  // Top-k: the 1000 largest of the input, sorted, with their positions; the input read (selection rather than a sort).
+  if (!names(primitive::top_k, d).empty()) {
+    constexpr std::uint64_t k = 1000;
+    buf<std::uint64_t> positions(std::vector<std::uint64_t>(k), d);
+    for (const auto& a : specs_of(primitive::top_k, d)) {
+      options o{d, a, nullptr};
+      r.measure("top_k", a, "u32/k1000", -1, b, [&] { sluice::top_k(in.span(), k, out.span().first(k), positions.span(), order::descending, output_order::sorted, o); });
+    }
+    if (d == device::cpu)  // the standard library's selection, then the k sorted: what a C++ user writes
+      r.measure("top_k", "std::nth_element", "u32/k1000", -1, b,
+                [&] {
+                  std::nth_element(keys.host.begin(), keys.host.begin() + k - 1, keys.host.end(), std::greater<>{});
+                  std::sort(keys.host.begin(), keys.host.begin() + k, std::greater<>{});
+                },
+                [&] { keys.host = in.host; });
+  }
   if (d == device::cpu) {  // the standard library beside the CPU backend
     r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
     r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,
