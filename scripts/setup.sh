@@ -2,6 +2,7 @@
 # Installs what sluice needs to build and test on a fresh Debian machine, if it is missing:
 # CMake, a C++20 compiler, GoogleTest, the Python package's build and tests (Python headers, pybind11, DLPack,
 # NumPy, pytest, pip; PyTorch's CPU build optional), clang (for libFuzzer), oneTBB (the CPU benchmark's peers),
+# OpenMPI (sluice::dist and its tests),
 # EGL/OpenGL and Mesa (the gl device), gnuplot (the benchmark's figures; optional).
 # The CUDA backend is built when nvcc is found (it is optional).
 set -euo pipefail
@@ -39,6 +40,8 @@ command -v clang++ >/dev/null || optional+=(clang)  # the libFuzzer target (scri
 ls /usr/lib/*/libOpenGL.so >/dev/null 2>&1 || optional+=(libopengl-dev)
 ls /usr/lib/*/libEGL_mesa.so.0 >/dev/null 2>&1 || optional+=(libegl-mesa0)
 ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || optional+=(libgl1-mesa-dri)
+# sluice::dist and its tests under mpirun: OpenMPI.
+{ command -v mpicxx >/dev/null && command -v mpirun >/dev/null; } || optional+=(libopenmpi-dev openmpi-bin)
 apt_get() { if [ "$(id -u)" = 0 ]; then apt-get "$@"; else sudo apt-get "$@"; fi; }
 if [ $((${#required[@]} + ${#optional[@]})) -gt 0 ]; then
   echo "setup: installing ${required[*]} ${optional[*]}"
@@ -48,7 +51,7 @@ if [ $((${#required[@]} + ${#optional[@]})) -gt 0 ]; then
       echo "setup: could not install ${required[*]}, which the build needs" >&2
       exit 1
     fi
-    echo "setup: could not install ${optional[*]}: building without them (no fuzz targets without clang, no gl device without EGL and OpenGL, no TBB peers in the CPU benchmark, no PyTorch tensors in the Python tests)"
+    echo "setup: could not install ${optional[*]}: building without them (no fuzz targets without clang, no gl device without EGL and OpenGL, no TBB peers in the CPU benchmark, no PyTorch tensors in the Python tests, no sluice::dist without MPI)"
   fi
 fi
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then

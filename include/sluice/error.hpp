@@ -13,6 +13,7 @@ enum class errc {
   cuda_error,        // a CUDA call or kernel launch failed
   unsupported,       // a valid request this build or algorithm does not implement (e.g. in place on the GPU)
   gl_error,          // an OpenGL or EGL call of the gl device failed
+  comm_error,        // an MPI call of sluice::dist failed
 };
 
 constexpr std::string_view to_string(errc c) noexcept {
@@ -23,6 +24,7 @@ constexpr std::string_view to_string(errc c) noexcept {
     case errc::cuda_error: return "cuda_error";
     case errc::unsupported: return "unsupported";
     case errc::gl_error: return "gl_error";
+    case errc::comm_error: return "comm_error";
   }
   return "unknown";
 }

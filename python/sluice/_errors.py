@@ -3,7 +3,7 @@
 
 class Error(RuntimeError):
     """An error of the sluice library. ``code`` is the C++ ``errc`` name: ``"invalid_argument"``,
-    ``"out_of_memory"``, ``"no_device"``, ``"cuda_error"``, ``"unsupported"`` or ``"gl_error"``."""
+    ``"out_of_memory"``, ``"no_device"``, ``"cuda_error"``, ``"unsupported"``, ``"gl_error"`` or ``"comm_error"``."""
 
     def __init__(self, message, code):
         super().__init__(message)

@@ -1,0 +1,281 @@
+// sluice::dist: the primitives over many processes (MPI ranks), each holding a local span; the answer is that of
+// the primitive over the ranks' spans concatenated in rank order. sluice joins the caller's MPI job and
+// communicator (it never initialises MPI or creates a communicator) and uses sluice's local primitives on each
+// rank's part:
+//   allreduce, reduce      the local reduce, then the ranks' totals gathered and folded in rank order;
+//   inclusive_scan,        the local reduce, the ranks' totals gathered (one collective of one element per rank),
+//   exclusive_scan         then the local scan started from the fold of the ranks before (the inclusive scan adds
+//                          that fold on the left of each element in a second pass);
+//   compact_if             the local compaction, the counts gathered; with balance::even the kept elements move
+//                          (one MPI_Alltoallv) so that rank r holds positions [r * total / P, (r + 1) * total / P)
+//                          of the concatenated result: every rank within one element of the others.
+// Every function is collective: every rank of the communicator calls it, in the same order. Sizes may differ
+// between ranks; counts and positions are 64-bit. Folds over ranks run left to right in rank order, so a float
+// result repeats bit for bit from run to run on the same number of ranks.
+// Errors: an argument one rank refuses (an output too small, an unknown algorithm) is agreed on first, and every
+// rank throws the same sluice::error (invalid_argument, naming the first refusing rank) instead of leaving the
+// others waiting in a collective. An MPI call that fails throws sluice::error(errc::comm_error) on the ranks
+// where it failed; whether the others return depends on the MPI library's error handler (MPI_ERRORS_ARE_FATAL,
+// MPI's default, ends the job). The local primitives run on opt.device = cpu; CUDA ranks over NCCL are not in
+// this version (device::cuda is `unsupported`).
+// Needs MPI: the CMake target sluice::dist (built when find_package(MPI) succeeds).
+#pragma once
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sluice/compact.hpp"
+#include "sluice/cpu/billeter.hpp"
+#include "sluice/cpu/three_phase.hpp"
+#include "sluice/error.hpp"
+#include "sluice/reduce.hpp"
+#include "sluice/scan.hpp"
+
+namespace sluice::dist {
+
+// The caller's MPI communicator, borrowed (not freed): its rank and size read once.
+class communicator {
+ public:
+  explicit communicator(MPI_Comm comm) : comm_(comm) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) throw error(errc::invalid_argument, "sluice::dist::communicator: MPI is not initialised (call MPI_Init first)");
+    if (comm == MPI_COMM_NULL) throw error(errc::invalid_argument, "sluice::dist::communicator: the communicator is MPI_COMM_NULL");
+    check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
+    check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
+  }
+  int rank() const noexcept { return rank_; }
+  int size() const noexcept { return size_; }
+  MPI_Comm mpi() const noexcept { return comm_; }
+
+  // An MPI return code other than MPI_SUCCESS as sluice::error(errc::comm_error).
+  static void check(int rc, const char* what) {
+    if (rc == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    throw error(errc::comm_error, std::string("sluice::dist: ") + what + " failed: " + std::string(text, static_cast<std::size_t>(len)));
+  }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+};
+
+// How compact_if leaves the kept elements: where each rank kept them, or spread evenly over the ranks.
+enum class balance { none, even };
+
+// This rank's share of a compaction: its count, the position of its first element in the concatenated result,
+// and the result's total over every rank.
+struct placement {
+  std::uint64_t count = 0, offset = 0, total = 0;
+};
+
+namespace detail {
+
+// Every rank's value of a trivially copyable T, in rank order (MPI_Allgather of its bytes).
+template <class T>
+std::vector<T> all_gather(const communicator& c, const T& mine) {
+  static_assert(std::is_trivially_copyable_v<T>, "sluice::dist: values exchanged between ranks must be trivially copyable");
+  std::vector<T> all(static_cast<std::size_t>(c.size()));
+  communicator::check(MPI_Allgather(&mine, sizeof(T), MPI_BYTE, all.data(), sizeof(T), MPI_BYTE, c.mpi()), "MPI_Allgather");
+  return all;
+}
+
+// Run `local` (the checks and the rank's own work before any exchange) and agree: if any rank threw a
+// sluice::error, every rank throws one, naming the first such rank and its message.
+template <class F>
+void agreed(const communicator& c, const char* fn, F&& local) {
+  struct status {
+    int code;  // -1: fine; else the errc
+    char what[240];
+  } mine{-1, {}};
+  try {
+    local();
+  } catch (const error& e) {
+    mine.code = static_cast<int>(e.code());
+    std::strncpy(mine.what, e.what(), sizeof mine.what - 1);
+  }
+  const auto all = all_gather(c, mine);
+  for (int r = 0; r < c.size(); ++r)
+    if (all[static_cast<std::size_t>(r)].code != -1)
+      throw error(static_cast<errc>(all[static_cast<std::size_t>(r)].code),
+                  std::string("sluice::dist::") + fn + ": rank " + std::to_string(r) + " refused: " + all[static_cast<std::size_t>(r)].what);
+}
+
+inline void require_cpu(const char* fn, const options& opt) {
+  if (opt.device != device::cpu)
+    throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": the ranks' local primitives run on the cpu in this version (NCCL ranks on cuda are not built yet)");
+}
+
+}  // namespace detail
+
+// init op (every element of every rank, in rank order), on every rank.
+template <class T, class Op = sum>
+T allreduce(const communicator& c, std::span<const T> local, T init = T{}, Op op = {}, const options& opt = {}) {
+  std::optional<T> mine;
+  detail::agreed(c, "allreduce", [&] {
+    detail::require_cpu("allreduce", opt);
+    // The local part starts from its first element, not init: init enters once, at the left end.
+    if (!local.empty()) mine = ::sluice::reduce(local.subspan(1), local[0], op, opt);
+  });
+  struct part {
+    T value;
+    int present;
+  };
+  const auto parts = detail::all_gather(c, part{mine.value_or(init), mine.has_value()});
+  T all = init;
+  for (const auto& p : parts)
+    if (p.present) all = op(all, p.value);
+  return all;
+}
+
+// As allreduce, the result on `root` alone (std::nullopt elsewhere).
+template <class T, class Op = sum>
+std::optional<T> reduce(const communicator& c, std::span<const T> local, int root = 0, T init = T{}, Op op = {}, const options& opt = {}) {
+  if (root < 0 || root >= c.size())
+    throw error(errc::invalid_argument, "sluice::dist::reduce: root " + std::to_string(root) + " is not a rank of a communicator of " + std::to_string(c.size()));
+  const T all = allreduce(c, local, init, op, opt);
+  return c.rank() == root ? std::optional<T>(all) : std::nullopt;
+}
+
+namespace detail {
+template <class T, class Op>
+void dist_scan(const char* fn, const communicator& c, std::span<const T> local, std::span<T> out, bool inclusive, T init, Op op, const options& opt) {
+  std::optional<T> mine;
+  agreed(c, fn, [&] {
+    require_cpu(fn, opt);
+    ::sluice::detail::check_capacity(fn, "out", out.size(), local.size());
+    if (!local.empty()) mine = ::sluice::reduce(local.subspan(1), local[0], op, opt);
+  });
+  struct part {
+    T value;
+    int present;
+  };
+  const auto parts = all_gather(c, part{mine.value_or(init), mine.has_value()});
+  // The fold of the ranks before this one (from init for the exclusive scan); a rank holding nothing adds nothing.
+  std::optional<T> before;
+  if (!inclusive) before = init;
+  for (int r = 0; r < c.rank(); ++r)
+    if (parts[static_cast<std::size_t>(r)].present) {
+      const T v = parts[static_cast<std::size_t>(r)].value;
+      before = before ? op(*before, v) : v;
+    }
+  if (local.empty()) return;
+  if (!inclusive) return ::sluice::exclusive_scan(local, out.first(local.size()), *before, op, opt);
+  // Inclusive: this rank's own scan, then the fold of the ranks before on the left of every element.
+  ::sluice::inclusive_scan(local, out.first(local.size()), op, opt);
+  if (!before) return;
+  const T carry = *before;
+  // The fix-up: the fold of the ranks before, on the left of every element (in place allowed, so the same
+  // association whether out is local or not).
+  cpu::blocked_each(cpu_backend::default_threads(), local.size(), cpu::block_elements<T>(), [&](std::uint64_t, std::uint64_t b, std::uint64_t e, std::uint64_t) {
+    for (std::uint64_t i = b; i < e; ++i) out[i] = op(carry, out[i]);
+  });
+}
+}  // namespace detail
+
+// out[i] = (every element of the ranks before) op local[0] op ... op local[i]: the inclusive scan of the
+// concatenation, this rank's part of it. out may be local's memory.
+template <class T, class Op = sum>
+void inclusive_scan(const communicator& c, std::span<const T> local, std::span<T> out, Op op = {}, const options& opt = {}) {
+  detail::dist_scan("inclusive_scan", c, local, out, true, T{}, op, opt);
+}
+
+// out[i] = init op (every element of the ranks before) op local[0] op ... op local[i - 1].
+template <class T, class Op = sum>
+void exclusive_scan(const communicator& c, std::span<const T> local, std::span<T> out, T init = T{}, Op op = {}, const options& opt = {}) {
+  detail::dist_scan("exclusive_scan", c, local, out, false, init, op, opt);
+}
+
+// The elements x with pred(x), in rank order then input order. balance::none: each rank's kept elements stay on
+// it (out needs local.size()); balance::even: rank r ends holding the result's positions [r * total / P,
+// (r + 1) * total / P) (out needs that many, checked on every rank before anything moves).
+template <class T, class Pred>
+placement compact_if(const communicator& c, std::span<const T> local, std::span<T> out, Pred pred, balance b = balance::none, const options& opt = {}) {
+  static_assert(std::is_trivially_copyable_v<T>, "sluice::dist::compact_if: elements must be trivially copyable");
+  const int P = c.size(), me = c.rank();
+  std::vector<T> kept;
+  std::uint64_t count = 0;
+  detail::agreed(c, "compact_if", [&] {
+    detail::require_cpu("compact_if", opt);
+    if (b == balance::none) {
+      ::sluice::detail::check_capacity("compact_if", "out", out.size(), local.size());
+      count = ::sluice::compact_if(local, out.first(local.size()), pred, opt);
+    } else {
+      kept.resize(local.size());
+      count = ::sluice::compact_if(local, std::span<T>(kept), pred, opt);
+    }
+  });
+  struct share {
+    std::uint64_t count, capacity;
+  };
+  const auto shares = detail::all_gather(c, share{count, static_cast<std::uint64_t>(out.size())});
+  placement p;
+  for (int r = 0; r < P; ++r) {
+    if (r == me) p.offset = p.total;
+    p.total += shares[static_cast<std::size_t>(r)].count;
+  }
+  if (b == balance::none) {
+    p.count = count;
+    return p;
+  }
+  // balance::even: rank r owns [lo(r), lo(r + 1)) of the result; every rank checks every rank's capacity alike.
+  const auto lo = [&](int r) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(p.total) * static_cast<unsigned>(r)) / static_cast<unsigned>(P)); };
+  for (int r = 0; r < P; ++r)
+    if (shares[static_cast<std::size_t>(r)].capacity < lo(r + 1) - lo(r))
+      throw error(errc::invalid_argument, "sluice::dist::compact_if: rank " + std::to_string(r) + "'s 'out' holds " +
+                                              std::to_string(shares[static_cast<std::size_t>(r)].capacity) + " elements but balance::even gives it " +
+                                              std::to_string(lo(r + 1) - lo(r)) + " of " + std::to_string(p.total));
+  // What this rank sends each owner (its kept elements [offset, offset + count) cut at the owners' bounds), and
+  // what it receives from each sender (its own range cut at the senders' bounds), in elements.
+  std::vector<std::uint64_t> send(static_cast<std::size_t>(P)), recv(static_cast<std::size_t>(P));
+  std::vector<std::uint64_t> starts(static_cast<std::size_t>(P) + 1, 0);
+  for (int r = 0; r < P; ++r) starts[static_cast<std::size_t>(r) + 1] = starts[static_cast<std::size_t>(r)] + shares[static_cast<std::size_t>(r)].count;
+  const auto overlap = [](std::uint64_t a0, std::uint64_t a1, std::uint64_t b0, std::uint64_t b1) {
+    const std::uint64_t x = std::max(a0, b0), y = std::min(a1, b1);
+    return y > x ? y - x : 0;
+  };
+  for (int r = 0; r < P; ++r) {
+    send[static_cast<std::size_t>(r)] = overlap(p.offset, p.offset + count, lo(r), lo(r + 1));
+    recv[static_cast<std::size_t>(r)] = overlap(starts[static_cast<std::size_t>(r)], starts[static_cast<std::size_t>(r) + 1], lo(me), lo(me + 1));
+  }
+  // MPI counts are int: past 2^31 bytes per peer the exchange goes as a datatype of the element's bytes, and
+  // past 2^31 elements per peer it is refused (MPI 4's large-count calls are not assumed).
+  MPI_Datatype item;
+  communicator::check(MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &item), "MPI_Type_contiguous");
+  communicator::check(MPI_Type_commit(&item), "MPI_Type_commit");
+  std::vector<int> sc(static_cast<std::size_t>(P)), sd(static_cast<std::size_t>(P)), rc(static_cast<std::size_t>(P)), rd(static_cast<std::size_t>(P));
+  std::uint64_t so = 0, ro = 0;
+  bool too_large = false;
+  for (int r = 0; r < P; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    too_large = too_large || send[i] > 0x7fffffffu || recv[i] > 0x7fffffffu || so > 0x7fffffffu || ro > 0x7fffffffu;
+    sc[i] = static_cast<int>(send[i]);
+    sd[i] = static_cast<int>(so);
+    rc[i] = static_cast<int>(recv[i]);
+    rd[i] = static_cast<int>(ro);
+    so += send[i];
+    ro += recv[i];
+  }
+  const auto any_too_large = detail::all_gather(c, static_cast<int>(too_large));
+  if (std::find(any_too_large.begin(), any_too_large.end(), 1) != any_too_large.end()) {
+    MPI_Type_free(&item);
+    throw error(errc::unsupported, "sluice::dist::compact_if: balance::even moves more than 2^31 - 1 elements between two ranks or from one rank");
+  }
+  const int rc_all = MPI_Alltoallv(kept.data(), sc.data(), sd.data(), item, out.data(), rc.data(), rd.data(), item, c.mpi());
+  MPI_Type_free(&item);
+  communicator::check(rc_all, "MPI_Alltoallv");
+  p.count = lo(me + 1) - lo(me);
+  p.offset = lo(me);
+  return p;
+}
+
+}  // namespace sluice::dist
