@@ -1,4 +1,5 @@
-// sluice::dist on MPI ranks (run under mpirun on 1, 2 and 4 ranks): every rank builds the whole input from a
+// sluice::dist on MPI ranks (run under mpirun on 1, 2 and 4 ranks): allreduce, reduce, the scans, partition and
+// compact_if. Every rank builds the whole input from a
 // seed, keeps its own part, and checks its answer against the serial reference of the concatenation. Parts of
 // unequal sizes, empty ranks, and sizes across the CPU blocks; arguments one rank refuses must make every
 // rank throw, not hang.
@@ -158,6 +159,30 @@ TEST(dist, compact_if_keeps_rank_order_and_balances) {
     EXPECT_EQ(q.count, hi - lo);
     EXPECT_TRUE(std::equal(even.begin(), even.begin() + static_cast<std::ptrdiff_t>(hi - lo), kept.begin() + static_cast<std::ptrdiff_t>(lo)));
     EXPECT_EQ(even[hi - lo], 0xdeadbeefu) << "wrote past this rank's share";
+  }
+}
+
+TEST(dist, partition_is_the_stable_partition_of_the_concatenation) {
+  const auto c = world();
+  const auto odd = [](u32 x) { return x % 2 == 1; };
+  for (int kind = 0; kind < 4; ++kind) {
+    SCOPED_TRACE("layout " + std::to_string(kind));
+    const auto l = make_layout(c.size(), kind, 400 + kind);
+    const auto all = values<u32>(l.total(), 19);
+    std::vector<u32> want = all;
+    const u64 K = static_cast<u64>(std::stable_partition(want.begin(), want.end(), odd) - want.begin());
+    const u64 b = l.begin(c.rank()), e = b + l.size(c.rank());
+    auto part = mine(all, l, c.rank());
+    std::vector<u32> out(part.size() + 1, 0xdeadbeef);
+    const auto p = dist::partition(c, std::span<const u32>(part), std::span<u32>(out).first(part.size()), odd);
+    EXPECT_EQ(p.total, K);
+    EXPECT_EQ(p.offset, b);
+    EXPECT_EQ(p.count, std::min(e, std::max(b, K)) - b);
+    EXPECT_EQ(std::vector<u32>(out.begin(), out.end() - 1), mine(want, l, c.rank()));
+    EXPECT_EQ(out.back(), 0xdeadbeefu) << "wrote past this rank's part";
+    // In place.
+    dist::partition(c, std::span<const u32>(part), std::span<u32>(part), odd);
+    EXPECT_EQ(part, mine(want, l, c.rank()));
   }
 }
 

@@ -6,6 +6,8 @@
 //   inclusive_scan,        the local reduce, the ranks' totals gathered (one collective of one element per rank),
 //   exclusive_scan         then the local scan started from the fold of the ranks before (the inclusive scan adds
 //                          that fold on the left of each element in a second pass);
+//   partition              the local stable partition, the counts gathered, then two MPI_Alltoallv (the kept
+//                          elements, then the others) so that each rank holds its input's positions of the result;
 //   compact_if             the local compaction, the counts gathered; with balance::even the kept elements move
 //                          (one MPI_Alltoallv) so that rank r holds positions [r * total / P, (r + 1) * total / P)
 //                          of the concatenated result: every rank within one element of the others.
@@ -35,6 +37,7 @@
 #include "sluice/cpu/billeter.hpp"
 #include "sluice/cpu/three_phase.hpp"
 #include "sluice/error.hpp"
+#include "sluice/partition.hpp"
 #include "sluice/reduce.hpp"
 #include "sluice/scan.hpp"
 
@@ -108,6 +111,43 @@ void agreed(const communicator& c, const char* fn, F&& local) {
     if (all[static_cast<std::size_t>(r)].code != -1)
       throw error(static_cast<errc>(all[static_cast<std::size_t>(r)].code),
                   std::string("sluice::dist::") + fn + ": rank " + std::to_string(r) + " refused: " + all[static_cast<std::size_t>(r)].what);
+}
+
+// One MPI_Alltoallv of elements of T: send[r] elements of `from` (in rank order) to rank r, recv[r] elements
+// into `to` (in rank order) from rank r. MPI counts are int: more than 2^31 - 1 elements to or from one rank,
+// or in all, is refused on every rank alike (MPI 4's large-count calls are not assumed).
+template <class T>
+void exchange(const communicator& c, const char* fn, const T* from, const std::vector<std::uint64_t>& send, T* to,
+              const std::vector<std::uint64_t>& recv) {
+  const int P = c.size();
+  std::vector<int> sc(static_cast<std::size_t>(P)), sd(static_cast<std::size_t>(P)), rc(static_cast<std::size_t>(P)), rd(static_cast<std::size_t>(P));
+  std::uint64_t so = 0, ro = 0;
+  bool too_large = false;
+  for (int r = 0; r < P; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    sc[i] = static_cast<int>(send[i]);
+    sd[i] = static_cast<int>(so);
+    rc[i] = static_cast<int>(recv[i]);
+    rd[i] = static_cast<int>(ro);
+    so += send[i];
+    ro += recv[i];
+    too_large = too_large || send[i] > 0x7fffffffu || recv[i] > 0x7fffffffu || so > 0x7fffffffu || ro > 0x7fffffffu;
+  }
+  const auto any = all_gather(c, static_cast<int>(too_large));
+  if (std::find(any.begin(), any.end(), 1) != any.end())
+    throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": moves more than 2^31 - 1 elements between two ranks or from one rank");
+  MPI_Datatype item;
+  communicator::check(MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &item), "MPI_Type_contiguous");
+  communicator::check(MPI_Type_commit(&item), "MPI_Type_commit");
+  const int rc_all = MPI_Alltoallv(from, sc.data(), sd.data(), item, to, rc.data(), rd.data(), item, c.mpi());
+  MPI_Type_free(&item);
+  communicator::check(rc_all, "MPI_Alltoallv");
+}
+
+// The length of [a0, a1) and [b0, b1) in common.
+inline std::uint64_t overlap(std::uint64_t a0, std::uint64_t a1, std::uint64_t b0, std::uint64_t b1) {
+  const std::uint64_t x = std::max(a0, b0), y = std::min(a1, b1);
+  return y > x ? y - x : 0;
 }
 
 inline void require_cpu(const char* fn, const options& opt) {
@@ -195,6 +235,58 @@ void exclusive_scan(const communicator& c, std::span<const T> local, std::span<T
   detail::dist_scan("exclusive_scan", c, local, out, false, init, op, opt);
 }
 
+// The stable partition of the concatenation: every rank's elements x with pred(x), in rank order, then every
+// rank's others, in rank order; each rank receives the result's positions [offset, offset + local.size()), the
+// layout of its input. Returns count = how many of those are kept elements (the first ones), offset, and total
+// = the kept elements over every rank (the split point). out needs local.size() and may be local's memory.
+// Two MPI_Alltoallv: the kept elements, then the others.
+template <class T, class Pred>
+placement partition(const communicator& c, std::span<const T> local, std::span<T> out, Pred pred, const options& opt = {}) {
+  static_assert(std::is_trivially_copyable_v<T>, "sluice::dist::partition: elements must be trivially copyable");
+  const int P = c.size(), me = c.rank();
+  std::vector<T> parted;
+  std::uint64_t kept = 0;
+  detail::agreed(c, "partition", [&] {
+    detail::require_cpu("partition", opt);
+    ::sluice::detail::check_capacity("partition", "out", out.size(), local.size());
+    parted.resize(local.size());
+    kept = ::sluice::partition(local, std::span<T>(parted), pred, opt);
+  });
+  struct share {
+    std::uint64_t kept, size;
+  };
+  const auto shares = detail::all_gather(c, share{kept, static_cast<std::uint64_t>(local.size())});
+  // Rank r's input positions [in_at[r], in_at[r + 1]); its kept elements go to [kept_at[r], ...) of the result
+  // and its others to [K + rest_at[r], ...).
+  std::vector<std::uint64_t> in_at(static_cast<std::size_t>(P) + 1, 0), kept_at(static_cast<std::size_t>(P) + 1, 0),
+      rest_at(static_cast<std::size_t>(P) + 1, 0);
+  for (int r = 0; r < P; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    in_at[i + 1] = in_at[i] + shares[i].size;
+    kept_at[i + 1] = kept_at[i] + shares[i].kept;
+    rest_at[i + 1] = rest_at[i] + (shares[i].size - shares[i].kept);
+  }
+  const std::uint64_t K = kept_at[static_cast<std::size_t>(P)];
+  const auto mine = static_cast<std::size_t>(me);
+  using detail::overlap;
+  std::vector<std::uint64_t> send(static_cast<std::size_t>(P)), recv(static_cast<std::size_t>(P));
+  for (int pass = 0; pass < 2; ++pass) {  // 0: the kept elements, 1: the others
+    for (int r = 0; r < P; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      const std::uint64_t my0 = pass == 0 ? kept_at[mine] : K + rest_at[mine];
+      const std::uint64_t my1 = my0 + (pass == 0 ? kept : local.size() - kept);
+      const std::uint64_t its0 = pass == 0 ? kept_at[i] : K + rest_at[i];
+      const std::uint64_t its1 = its0 + (pass == 0 ? shares[i].kept : shares[i].size - shares[i].kept);
+      send[i] = overlap(my0, my1, in_at[i], in_at[i + 1]);     // mine that land in rank r's range
+      recv[i] = overlap(its0, its1, in_at[mine], in_at[mine + 1]);  // rank r's that land in mine
+    }
+    // The kept elements arrive first in this rank's range, the others after them: the result's order.
+    const std::uint64_t at = pass == 0 ? 0 : overlap(0, K, in_at[mine], in_at[mine + 1]);
+    detail::exchange(c, "partition", parted.data() + (pass == 0 ? 0 : kept), send, out.data() + at, recv);
+  }
+  return placement{overlap(0, K, in_at[mine], in_at[mine + 1]), in_at[mine], K};
+}
+
 // The elements x with pred(x), in rank order then input order. balance::none: each rank's kept elements stay on
 // it (out needs local.size()); balance::even: rank r ends holding the result's positions [r * total / P,
 // (r + 1) * total / P) (out needs that many, checked on every rank before anything moves).
@@ -239,40 +331,12 @@ placement compact_if(const communicator& c, std::span<const T> local, std::span<
   std::vector<std::uint64_t> send(static_cast<std::size_t>(P)), recv(static_cast<std::size_t>(P));
   std::vector<std::uint64_t> starts(static_cast<std::size_t>(P) + 1, 0);
   for (int r = 0; r < P; ++r) starts[static_cast<std::size_t>(r) + 1] = starts[static_cast<std::size_t>(r)] + shares[static_cast<std::size_t>(r)].count;
-  const auto overlap = [](std::uint64_t a0, std::uint64_t a1, std::uint64_t b0, std::uint64_t b1) {
-    const std::uint64_t x = std::max(a0, b0), y = std::min(a1, b1);
-    return y > x ? y - x : 0;
-  };
+  using detail::overlap;
   for (int r = 0; r < P; ++r) {
     send[static_cast<std::size_t>(r)] = overlap(p.offset, p.offset + count, lo(r), lo(r + 1));
     recv[static_cast<std::size_t>(r)] = overlap(starts[static_cast<std::size_t>(r)], starts[static_cast<std::size_t>(r) + 1], lo(me), lo(me + 1));
   }
-  // MPI counts are int: past 2^31 bytes per peer the exchange goes as a datatype of the element's bytes, and
-  // past 2^31 elements per peer it is refused (MPI 4's large-count calls are not assumed).
-  MPI_Datatype item;
-  communicator::check(MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &item), "MPI_Type_contiguous");
-  communicator::check(MPI_Type_commit(&item), "MPI_Type_commit");
-  std::vector<int> sc(static_cast<std::size_t>(P)), sd(static_cast<std::size_t>(P)), rc(static_cast<std::size_t>(P)), rd(static_cast<std::size_t>(P));
-  std::uint64_t so = 0, ro = 0;
-  bool too_large = false;
-  for (int r = 0; r < P; ++r) {
-    const auto i = static_cast<std::size_t>(r);
-    too_large = too_large || send[i] > 0x7fffffffu || recv[i] > 0x7fffffffu || so > 0x7fffffffu || ro > 0x7fffffffu;
-    sc[i] = static_cast<int>(send[i]);
-    sd[i] = static_cast<int>(so);
-    rc[i] = static_cast<int>(recv[i]);
-    rd[i] = static_cast<int>(ro);
-    so += send[i];
-    ro += recv[i];
-  }
-  const auto any_too_large = detail::all_gather(c, static_cast<int>(too_large));
-  if (std::find(any_too_large.begin(), any_too_large.end(), 1) != any_too_large.end()) {
-    MPI_Type_free(&item);
-    throw error(errc::unsupported, "sluice::dist::compact_if: balance::even moves more than 2^31 - 1 elements between two ranks or from one rank");
-  }
-  const int rc_all = MPI_Alltoallv(kept.data(), sc.data(), sd.data(), item, out.data(), rc.data(), rd.data(), item, c.mpi());
-  MPI_Type_free(&item);
-  communicator::check(rc_all, "MPI_Alltoallv");
+  detail::exchange(c, "compact_if", kept.data(), send, out.data(), recv);
   p.count = lo(me + 1) - lo(me);
   p.offset = lo(me);
   return p;
