@@ -87,7 +87,9 @@ TEST(dist, allreduce_and_reduce_fold_every_rank) {
     EXPECT_EQ(dist::allreduce(c, std::span<const u64>(part), u64{5}), want);
     const auto at_root = dist::reduce(c, std::span<const u64>(part), c.size() - 1, u64{5});
     EXPECT_EQ(at_root.has_value(), c.rank() == c.size() - 1);
-    if (at_root) EXPECT_EQ(*at_root, want);
+    if (at_root) {
+      EXPECT_EQ(*at_root, want);
+    }
     const u64 biggest = all.empty() ? 0 : *std::max_element(all.begin(), all.end());
     EXPECT_EQ(dist::allreduce(c, std::span<const u64>(part), u64{0}, sluice::maximum{}), biggest);
   }
