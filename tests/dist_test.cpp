@@ -1,5 +1,5 @@
-// sluice::dist on MPI ranks (run under mpirun on 1, 2 and 4 ranks): allreduce, reduce, the scans, partition and
-// compact_if. Every rank builds the whole input from a
+// sluice::dist on MPI ranks (run under mpirun on 1, 2 and 4 ranks): allreduce, reduce, the scans, partition,
+// compact_if and radix_sort. Every rank builds the whole input from a
 // seed, keeps its own part, and checks its answer against the serial reference of the concatenation. Parts of
 // unequal sizes, empty ranks, and sizes across the CPU blocks; arguments one rank refuses must make every
 // rank throw, not hang.
@@ -185,6 +185,50 @@ TEST(dist, partition_is_the_stable_partition_of_the_concatenation) {
     // In place.
     dist::partition(c, std::span<const u32>(part), std::span<u32>(part), odd);
     EXPECT_EQ(part, mine(want, l, c.rank()));
+  }
+}
+
+// The sort of the concatenation, stable (values: the global positions), balanced over the ranks.
+template <class K>
+void check_sort(const dist::communicator& c, int kind, sluice::order ord) {
+  const auto l = make_layout(c.size(), kind, 500 + kind);
+  std::vector<K> all(l.total());
+  std::mt19937_64 g(23 + kind);
+  for (auto& x : all) {  // few distinct keys (ties) in half the layouts, the whole range in the others
+    if constexpr (std::is_floating_point_v<K>) x = static_cast<K>(static_cast<std::int64_t>(g() % (kind % 2 ? 50 : 1000000)) - 500) / K(4);
+    else x = static_cast<K>(kind % 2 ? g() % 50 : g());
+  }
+  std::vector<u64> pos(all.size());
+  std::iota(pos.begin(), pos.end(), u64{0});
+  std::stable_sort(pos.begin(), pos.end(), [&](u64 a, u64 b) {
+    using rk = sluice::detail::radix_key<K>;
+    return rk::to_bits(all[a], ord == sluice::order::descending) < rk::to_bits(all[b], ord == sluice::order::descending);
+  });
+  auto keys = mine(all, l, c.rank());
+  std::vector<u64> values(keys.size());
+  std::iota(values.begin(), values.end(), l.begin(c.rank()));
+  dist::radix_sort(c, keys, values, ord);
+  const u64 N = l.total(), lo = N * static_cast<u64>(c.rank()) / static_cast<u64>(c.size()),
+            hi = N * static_cast<u64>(c.rank() + 1) / static_cast<u64>(c.size());
+  ASSERT_EQ(keys.size(), hi - lo);
+  ASSERT_EQ(values.size(), hi - lo);
+  for (u64 i = 0; i < hi - lo; ++i) {
+    ASSERT_EQ(values[i], pos[lo + i]) << "position " << lo + i;
+    ASSERT_EQ(std::memcmp(&keys[i], &all[pos[lo + i]], sizeof(K)), 0) << "position " << lo + i;
+  }
+  auto only = mine(all, l, c.rank());  // keys alone
+  dist::radix_sort(c, only, ord);
+  ASSERT_EQ(only.size(), hi - lo);
+  for (u64 i = 0; i < hi - lo; ++i) ASSERT_EQ(std::memcmp(&only[i], &all[pos[lo + i]], sizeof(K)), 0) << "keys alone, position " << lo + i;
+}
+
+TEST(dist, radix_sort_is_stable_and_balanced) {
+  const auto c = world();
+  for (int kind = 0; kind < 4; ++kind) {
+    SCOPED_TRACE("layout " + std::to_string(kind));
+    check_sort<u32>(c, kind, sluice::order::ascending);
+    check_sort<std::int64_t>(c, kind, sluice::order::descending);
+    check_sort<float>(c, kind, sluice::order::ascending);
   }
 }
 
