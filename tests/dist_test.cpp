@@ -220,6 +220,24 @@ void check_sort(const dist::communicator& c, int kind, sluice::order ord) {
   dist::radix_sort(c, only, ord);
   ASSERT_EQ(only.size(), hi - lo);
   for (u64 i = 0; i < hi - lo; ++i) ASSERT_EQ(std::memcmp(&only[i], &all[pos[lo + i]], sizeof(K)), 0) << "keys alone, position " << lo + i;
+  // The span form (sorted first, cut by binary search), into outputs one larger than the share.
+  const auto in = mine(all, l, c.rank());
+  std::vector<u64> in_values(in.size());
+  std::iota(in_values.begin(), in_values.end(), l.begin(c.rank()));
+  std::vector<K> out_keys(hi - lo + 1);
+  std::vector<u64> out_values(hi - lo + 1, 0xdeadbeef);
+  const auto p = dist::radix_sort(c, std::span<const K>(in), std::span<const u64>(in_values), std::span<K>(out_keys), std::span<u64>(out_values), ord);
+  EXPECT_EQ(p.count, hi - lo);
+  EXPECT_EQ(p.offset, lo);
+  EXPECT_EQ(p.total, N);
+  for (u64 i = 0; i < hi - lo; ++i) {
+    ASSERT_EQ(out_values[i], pos[lo + i]) << "spans, position " << lo + i;
+    ASSERT_EQ(std::memcmp(&out_keys[i], &all[pos[lo + i]], sizeof(K)), 0) << "spans, position " << lo + i;
+  }
+  EXPECT_EQ(out_values[hi - lo], 0xdeadbeefu) << "wrote past this rank's share";
+  std::vector<K> sorted(hi - lo);
+  dist::radix_sort(c, std::span<const K>(in), std::span<K>(sorted), ord);
+  for (u64 i = 0; i < hi - lo; ++i) ASSERT_EQ(std::memcmp(&sorted[i], &all[pos[lo + i]], sizeof(K)), 0) << "spans, keys alone, position " << lo + i;
 }
 
 TEST(dist, radix_sort_is_stable_and_balanced) {
@@ -253,6 +271,14 @@ TEST(dist, a_refusal_on_one_rank_is_every_ranks_error) {
   } catch (const sluice::error& e) {
     EXPECT_EQ(e.code(), errc::invalid_argument);
     EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(last) + "'s 'out' holds 10"), std::string::npos) << e.what();
+  }
+  // The sort's output smaller than a rank's share (1000 of each rank's 1000 keys on every rank).
+  try {
+    dist::radix_sort(c, std::span<const u32>(part), std::span<u32>(out).first(c.rank() == last ? 999 : 1000));
+    ADD_FAILURE() << "a sort output smaller than the share was accepted";
+  } catch (const sluice::error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(last) + "'s output holds 999"), std::string::npos) << e.what();
   }
   try {
     (void)dist::allreduce(c, std::span<const u32>(part), u32{0}, sluice::sum{}, sluice::options{sluice::device::cuda});

@@ -1,31 +1,28 @@
-// sluice::dist: the primitives over many processes (MPI ranks), each holding a local span; the answer is that of
-// the primitive over the ranks' spans concatenated in rank order. sluice joins the caller's MPI job and
-// communicator (it never initialises MPI or creates a communicator) and uses sluice's local primitives on each
-// rank's part:
+// sluice::dist: the primitives over many processes, each holding a local span; the answer is that of the
+// primitive over the ranks' spans concatenated in rank order. sluice joins the caller's job and communicator
+// (it never initialises MPI or NCCL or creates a communicator) and uses sluice's local primitives on each rank's
+// part. The ranks are MPI ranks on the CPU (host memory), or NCCL ranks on CUDA, one GPU each (device memory,
+// every operation ordered on the communicator's stream); opt.device must name the communicator's device.
 //   allreduce, reduce      the local reduce, then the ranks' totals gathered and folded in rank order;
 //   inclusive_scan,        the local reduce, the ranks' totals gathered (one collective of one element per rank),
-//   exclusive_scan         then the local scan started from the fold of the ranks before (the inclusive scan adds
-//                          that fold on the left of each element in a second pass);
-//   partition              the local stable partition, the counts gathered, then two MPI_Alltoallv (the kept
+//   exclusive_scan         then the local scan started from the fold of the ranks before;
+//   partition              the local stable partition, the counts gathered, then two all-to-alls (the kept
 //                          elements, then the others) so that each rank holds its input's positions of the result;
 //   compact_if             the local compaction, the counts gathered; with balance::even the kept elements move
-//                          (one MPI_Alltoallv) so that rank r holds positions [r * total / P, (r + 1) * total / P)
+//                          (one all-to-all) so that rank r holds positions [r * total / P, (r + 1) * total / P)
 //                          of the concatenated result: every rank within one element of the others;
-//   radix_sort             a sample sort: splitters from gathered samples, a k-way split, one MPI_Alltoallv, a
-//                          local stable sort, and one more MPI_Alltoallv to balance (sluice/dist/radix_sort.hpp).
+//   radix_sort             a sample sort: splitters from gathered samples, one all-to-all of the buckets, a
+//                          local stable sort, and one more all-to-all to balance (sluice/dist/radix_sort.hpp).
 // Every function is collective: every rank of the communicator calls it, in the same order. Sizes may differ
 // between ranks; counts and positions are 64-bit. Folds over ranks run left to right in rank order, so a float
 // result repeats bit for bit from run to run on the same number of ranks.
 // Errors: an argument one rank refuses (an output too small, an unknown algorithm) is agreed on first, and every
 // rank throws the same sluice::error (invalid_argument, naming the first refusing rank) instead of leaving the
-// others waiting in a collective. An MPI call that fails throws sluice::error(errc::comm_error) on the ranks
-// where it failed; whether the others return depends on the MPI library's error handler (MPI_ERRORS_ARE_FATAL,
-// MPI's default, ends the job). The local primitives run on opt.device = cpu; CUDA ranks over NCCL are not in
-// this version (device::cuda is `unsupported`).
-// Needs MPI: the CMake target sluice::dist (built when find_package(MPI) succeeds).
+// others waiting in a collective. An MPI or NCCL call that fails throws sluice::error(errc::comm_error) on the
+// ranks where it failed; whether the others return depends on the library (MPI_ERRORS_ARE_FATAL, MPI's
+// default, ends the job; a failed NCCL rank leaves the others waiting until the caller aborts the communicator).
+// MPI ranks need <mpi.h> (the CMake target sluice::dist); NCCL ranks need the CUDA build and NCCL's library.
 #pragma once
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -36,8 +33,6 @@
 #include <vector>
 
 #include "sluice/compact.hpp"
-#include "sluice/cpu/billeter.hpp"
-#include "sluice/cpu/three_phase.hpp"
 #include "sluice/dist/communicator.hpp"
 #include "sluice/dist/radix_sort.hpp"
 #include "sluice/error.hpp"
@@ -47,24 +42,23 @@
 
 namespace sluice::dist {
 
-// How compact_if leaves the kept elements: where each rank kept them, or spread evenly over the ranks.
-enum class balance { none, even };
 
-// This rank's share of a compaction: its count, the position of its first element in the concatenated result,
-// and the result's total over every rank.
-struct placement {
-  std::uint64_t count = 0, offset = 0, total = 0;
-};
+namespace detail {
+// The reduce of this rank's part, from its first element (init enters once, at the left end); nullopt when empty.
+template <class T, class Op>
+std::optional<T> local_reduce(const communicator& c, const char* fn, std::span<const T> local, Op op, const options& opt) {
+  const options lo = local_options(c, fn, opt);
+  if (local.empty()) return std::nullopt;
+  return ::sluice::reduce(local.subspan(1), read(c, local.data()), op, lo);
+}
+
+}  // namespace detail
 
 // init op (every element of every rank, in rank order), on every rank.
 template <class T, class Op = sum>
 T allreduce(const communicator& c, std::span<const T> local, T init = T{}, Op op = {}, const options& opt = {}) {
   std::optional<T> mine;
-  detail::agreed(c, "allreduce", [&] {
-    detail::require_cpu("allreduce", opt);
-    // The local part starts from its first element, not init: init enters once, at the left end.
-    if (!local.empty()) mine = ::sluice::reduce(local.subspan(1), local[0], op, opt);
-  });
+  detail::agreed(c, "allreduce", [&] { mine = detail::local_reduce(c, "allreduce", local, op, opt); });
   struct part {
     T value;
     int present;
@@ -90,10 +84,10 @@ template <class T, class Op>
 void dist_scan(const char* fn, const communicator& c, std::span<const T> local, std::span<T> out, bool inclusive, T init, Op op, const options& opt) {
   std::optional<T> mine;
   agreed(c, fn, [&] {
-    require_cpu(fn, opt);
     ::sluice::detail::check_capacity(fn, "out", out.size(), local.size());
-    if (!local.empty()) mine = ::sluice::reduce(local.subspan(1), local[0], op, opt);
+    mine = local_reduce(c, fn, local, op, opt);
   });
+  const options lo = local_options(c, fn, opt);
   struct part {
     T value;
     int present;
@@ -108,16 +102,15 @@ void dist_scan(const char* fn, const communicator& c, std::span<const T> local, 
       before = before ? op(*before, v) : v;
     }
   if (local.empty()) return;
-  if (!inclusive) return ::sluice::exclusive_scan(local, out.first(local.size()), *before, op, opt);
-  // Inclusive: this rank's own scan, then the fold of the ranks before on the left of every element.
-  ::sluice::inclusive_scan(local, out.first(local.size()), op, opt);
-  if (!before) return;
-  const T carry = *before;
-  // The fix-up: the fold of the ranks before, on the left of every element (in place allowed, so the same
-  // association whether out is local or not).
-  cpu::blocked_each(cpu_backend::default_threads(), local.size(), cpu::block_elements<T>(), [&](std::uint64_t, std::uint64_t b, std::uint64_t e, std::uint64_t) {
-    for (std::uint64_t i = b; i < e; ++i) out[i] = op(carry, out[i]);
-  });
+  const auto o = out.first(local.size());
+  if (!inclusive) return ::sluice::exclusive_scan(local, o, *before, op, lo);
+  if (!before) return ::sluice::inclusive_scan(local, o, op, lo);
+  // The fold of the ranks before goes on the left of the first element, and the local scan runs from there in
+  // place: (before op local[0]) op local[1] op ... The same association whether out is local or not.
+  const T first = op(*before, read(c, local.data()));
+  if (o.data() != local.data()) c.transport().copy(o.data(), local.data(), local.size_bytes());
+  c.transport().copy(o.data(), &first, sizeof(T));
+  ::sluice::inclusive_scan(std::span<const T>(o), o, op, lo);
 }
 }  // namespace detail
 
@@ -143,13 +136,13 @@ template <class T, class Pred>
 placement partition(const communicator& c, std::span<const T> local, std::span<T> out, Pred pred, const options& opt = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "sluice::dist::partition: elements must be trivially copyable");
   const int P = c.size(), me = c.rank();
-  std::vector<T> parted;
+  std::optional<detail::buffer<T>> parted;
   std::uint64_t kept = 0;
   detail::agreed(c, "partition", [&] {
-    detail::require_cpu("partition", opt);
+    const options lo = detail::local_options(c, "partition", opt);
     ::sluice::detail::check_capacity("partition", "out", out.size(), local.size());
-    parted.resize(local.size());
-    kept = ::sluice::partition(local, std::span<T>(parted), pred, opt);
+    parted.emplace(c, local.size());
+    kept = ::sluice::partition(local, parted->span(), pred, lo);
   });
   struct share {
     std::uint64_t kept, size;
@@ -181,7 +174,7 @@ placement partition(const communicator& c, std::span<const T> local, std::span<T
     }
     // The kept elements arrive first in this rank's range, the others after them: the result's order.
     const std::uint64_t at = pass == 0 ? 0 : overlap(0, K, in_at[mine], in_at[mine + 1]);
-    detail::exchange(c, "partition", parted.data() + (pass == 0 ? 0 : kept), send, out.data() + at, recv);
+    detail::exchange(c, "partition", parted->data() + (pass == 0 ? 0 : kept), send, out.data() + at, recv);
   }
   return placement{overlap(0, K, in_at[mine], in_at[mine + 1]), in_at[mine], K};
 }
@@ -193,16 +186,16 @@ template <class T, class Pred>
 placement compact_if(const communicator& c, std::span<const T> local, std::span<T> out, Pred pred, balance b = balance::none, const options& opt = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "sluice::dist::compact_if: elements must be trivially copyable");
   const int P = c.size(), me = c.rank();
-  std::vector<T> kept;
+  std::optional<detail::buffer<T>> kept;
   std::uint64_t count = 0;
   detail::agreed(c, "compact_if", [&] {
-    detail::require_cpu("compact_if", opt);
+    const options lo = detail::local_options(c, "compact_if", opt);
     if (b == balance::none) {
       ::sluice::detail::check_capacity("compact_if", "out", out.size(), local.size());
-      count = ::sluice::compact_if(local, out.first(local.size()), pred, opt);
+      count = ::sluice::compact_if(local, out.first(local.size()), pred, lo);
     } else {
-      kept.resize(local.size());
-      count = ::sluice::compact_if(local, std::span<T>(kept), pred, opt);
+      kept.emplace(c, local.size());
+      count = ::sluice::compact_if(local, kept->span(), pred, lo);
     }
   });
   struct share {
@@ -235,7 +228,7 @@ placement compact_if(const communicator& c, std::span<const T> local, std::span<
     send[static_cast<std::size_t>(r)] = overlap(p.offset, p.offset + count, lo(r), lo(r + 1));
     recv[static_cast<std::size_t>(r)] = overlap(starts[static_cast<std::size_t>(r)], starts[static_cast<std::size_t>(r) + 1], lo(me), lo(me + 1));
   }
-  detail::exchange(c, "compact_if", kept.data(), send, out.data(), recv);
+  detail::exchange(c, "compact_if", kept->data(), send, out.data(), recv);
   p.count = lo(me + 1) - lo(me);
   p.offset = lo(me);
   return p;

@@ -1,58 +1,76 @@
 // sluice::dist's communicator and the exchanges every distributed primitive shares: the gather of one value
 // per rank, the agreement on a refusal before any exchange (so that no rank is left in a collective), and one
-// all-to-all of elements. Included by sluice/dist.hpp.
+// all-to-all of elements. Two transports, behind one interface:
+//   MPI   cpu ranks: the ranks' spans are host memory; MPI_Allgather, MPI_Alltoall(v). Built where <mpi.h> is
+//         on the include path (the CMake target sluice::dist).
+//   NCCL  cuda ranks, one GPU per rank: the spans are device memory on the communicator's GPU, and every
+//         operation is ordered on the communicator's CUDA stream; ncclAllGather and grouped ncclSend/ncclRecv.
+//         Built into the library with CUDA (src/dist/nccl.cpp); NCCL's library is loaded at run time.
+// Included by sluice/dist.hpp.
 #pragma once
+#if __has_include(<mpi.h>)
 #include <mpi.h>
+#define SLUICE_DIST_HAS_MPI 1
+#endif
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "sluice/dist/transport.hpp"
 #include "sluice/error.hpp"
 #include "sluice/options.hpp"
 
 namespace sluice::dist {
 
-// The caller's MPI communicator, borrowed (not freed): its rank and size read once.
+// How compact_if leaves the kept elements: where each rank kept them, or spread evenly over the ranks.
+enum class balance { none, even };
+
+// This rank's share of a compaction: its count, the position of its first element in the concatenated result,
+// and the result's total over every rank.
+struct placement {
+  std::uint64_t count = 0, offset = 0, total = 0;
+};
+
+// The caller's communicator, borrowed (never freed or finalised by sluice): an MPI communicator (cpu ranks) or
+// an NCCL communicator with the CUDA stream its work is ordered on (cuda ranks). Copies share the same
+// communicator; like MPI and NCCL communicators, one is used by one thread at a time.
 class communicator {
  public:
-  explicit communicator(MPI_Comm comm) : comm_(comm) {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (!initialized) throw error(errc::invalid_argument, "sluice::dist::communicator: MPI is not initialised (call MPI_Init first)");
-    if (comm == MPI_COMM_NULL) throw error(errc::invalid_argument, "sluice::dist::communicator: the communicator is MPI_COMM_NULL");
-    check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
-    check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
-  }
-  int rank() const noexcept { return rank_; }
-  int size() const noexcept { return size_; }
-  MPI_Comm mpi() const noexcept { return comm_; }
+#ifdef SLUICE_DIST_HAS_MPI
+  explicit communicator(MPI_Comm comm);
+#endif
+  // NCCL: `comm` an initialised ncclComm_t whose GPU is the current CUDA device; `stream` the cudaStream_t the
+  // calls enqueue on (nullptr: the legacy default stream).
+  communicator(ncclComm* comm, CUstream_st* stream) : t_(detail::nccl_transport(comm, stream)) {}
+  explicit communicator(std::shared_ptr<const detail::transport> t) : t_(std::move(t)) {}
 
-  // An MPI return code other than MPI_SUCCESS as sluice::error(errc::comm_error).
-  static void check(int rc, const char* what) {
-    if (rc == MPI_SUCCESS) return;
-    char text[MPI_MAX_ERROR_STRING] = {};
-    int len = 0;
-    MPI_Error_string(rc, text, &len);
-    throw error(errc::comm_error, std::string("sluice::dist: ") + what + " failed: " + std::string(text, static_cast<std::size_t>(len)));
-  }
+  int rank() const noexcept { return t_->rank(); }
+  int size() const noexcept { return t_->size(); }
+  // Where the ranks' spans live: device::cpu (MPI) or device::cuda (NCCL).
+  device where() const noexcept { return t_->where(); }
+  CUstream_st* stream() const noexcept { return t_->stream(); }
+  const detail::transport& transport() const noexcept { return *t_; }
 
  private:
-  MPI_Comm comm_;
-  int rank_ = 0, size_ = 1;
+  std::shared_ptr<const detail::transport> t_;
 };
 
 namespace detail {
 
-// Every rank's value of a trivially copyable T, in rank order (MPI_Allgather of its bytes).
+// Every rank's value of a trivially copyable T, in rank order.
 template <class T>
 std::vector<T> all_gather(const communicator& c, const T& mine) {
   static_assert(std::is_trivially_copyable_v<T>, "sluice::dist: values exchanged between ranks must be trivially copyable");
   std::vector<T> all(static_cast<std::size_t>(c.size()));
-  communicator::check(MPI_Allgather(&mine, sizeof(T), MPI_BYTE, all.data(), sizeof(T), MPI_BYTE, c.mpi()), "MPI_Allgather");
+  c.transport().all_gather(&mine, all.data(), sizeof(T));
   return all;
 }
 
@@ -77,35 +95,51 @@ void agreed(const communicator& c, const char* fn, F&& local) {
                   std::string("sluice::dist::") + fn + ": rank " + std::to_string(r) + " refused: " + all[static_cast<std::size_t>(r)].what);
 }
 
-// One MPI_Alltoallv of elements of T: send[r] elements of `from` (in rank order) to rank r, recv[r] elements
-// into `to` (in rank order) from rank r. MPI counts are int: more than 2^31 - 1 elements to or from one rank,
-// or in all, is refused on every rank alike (MPI 4's large-count calls are not assumed).
+// One all-to-all of elements of T: send[r] elements of `from` (in rank order) to rank r, recv[r] elements into
+// `to` (in rank order) from rank r; both in rank memory.
 template <class T>
 void exchange(const communicator& c, const char* fn, const T* from, const std::vector<std::uint64_t>& send, T* to,
               const std::vector<std::uint64_t>& recv) {
-  const int P = c.size();
-  std::vector<int> sc(static_cast<std::size_t>(P)), sd(static_cast<std::size_t>(P)), rc(static_cast<std::size_t>(P)), rd(static_cast<std::size_t>(P));
-  std::uint64_t so = 0, ro = 0;
-  bool too_large = false;
-  for (int r = 0; r < P; ++r) {
-    const auto i = static_cast<std::size_t>(r);
-    sc[i] = static_cast<int>(send[i]);
-    sd[i] = static_cast<int>(so);
-    rc[i] = static_cast<int>(recv[i]);
-    rd[i] = static_cast<int>(ro);
-    so += send[i];
-    ro += recv[i];
-    too_large = too_large || send[i] > 0x7fffffffu || recv[i] > 0x7fffffffu || so > 0x7fffffffu || ro > 0x7fffffffu;
+  static_assert(std::is_trivially_copyable_v<T>, "sluice::dist: elements exchanged between ranks must be trivially copyable");
+  c.transport().exchange(fn, from, send.data(), to, recv.data(), sizeof(T));
+}
+
+// How many elements each rank sends each rank: the receive counts.
+inline std::vector<std::uint64_t> all_to_all_counts(const communicator& c, const std::vector<std::uint64_t>& send) {
+  std::vector<std::uint64_t> recv(send.size());
+  c.transport().all_to_all(send.data(), recv.data(), sizeof(std::uint64_t));
+  return recv;
+}
+
+// n elements of T in rank memory, released on destruction.
+template <class T>
+class buffer {
+ public:
+  buffer(const communicator& c, std::uint64_t n) : t_(&c.transport()), n_(n) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (n) p_ = static_cast<T*>(t_->allocate(n * sizeof(T)));
   }
-  const auto any = all_gather(c, static_cast<int>(too_large));
-  if (std::find(any.begin(), any.end(), 1) != any.end())
-    throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": moves more than 2^31 - 1 elements between two ranks or from one rank");
-  MPI_Datatype item;
-  communicator::check(MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &item), "MPI_Type_contiguous");
-  communicator::check(MPI_Type_commit(&item), "MPI_Type_commit");
-  const int rc_all = MPI_Alltoallv(from, sc.data(), sd.data(), item, to, rc.data(), rd.data(), item, c.mpi());
-  MPI_Type_free(&item);
-  communicator::check(rc_all, "MPI_Alltoallv");
+  buffer(const buffer&) = delete;
+  buffer& operator=(const buffer&) = delete;
+  ~buffer() {
+    if (p_) t_->release(p_);
+  }
+  T* data() const noexcept { return p_; }
+  std::uint64_t size() const noexcept { return n_; }
+  std::span<T> span() const noexcept { return {p_, n_}; }
+
+ private:
+  const transport* t_;
+  T* p_ = nullptr;
+  std::uint64_t n_;
+};
+
+// One element of rank memory, read on the host.
+template <class T>
+T read(const communicator& c, const T* at) {
+  T v;
+  c.transport().copy(&v, at, sizeof(T));
+  return v;
 }
 
 // The length of [a0, a1) and [b0, b1) in common.
@@ -114,11 +148,92 @@ inline std::uint64_t overlap(std::uint64_t a0, std::uint64_t a1, std::uint64_t b
   return y > x ? y - x : 0;
 }
 
-inline void require_cpu(const char* fn, const options& opt) {
-  if (opt.device != device::cpu)
-    throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": the ranks' local primitives run on the cpu in this version (NCCL ranks on cuda are not built yet)");
+// The options of the ranks' local primitives: on the communicator's device and stream. opt.device must name
+// where the ranks' spans live.
+inline options local_options(const communicator& c, const char* fn, const options& opt) {
+  if (opt.device != c.where())
+    throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": the communicator's ranks hold " + std::string(to_string(c.where())) +
+                                       " memory (" + (c.where() == device::cpu ? "MPI" : "NCCL") + ") but opt.device is " +
+                                       std::string(to_string(opt.device)));
+  return options{c.where(), opt.algorithm, c.stream()};
 }
 
+#ifdef SLUICE_DIST_HAS_MPI
+// The MPI transport: host memory.
+class mpi_transport final : public transport {
+ public:
+  explicit mpi_transport(MPI_Comm comm) : comm_(comm) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) throw error(errc::invalid_argument, "sluice::dist::communicator: MPI is not initialised (call MPI_Init first)");
+    if (comm == MPI_COMM_NULL) throw error(errc::invalid_argument, "sluice::dist::communicator: the communicator is MPI_COMM_NULL");
+    check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
+    check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
+  }
+  int rank() const noexcept override { return rank_; }
+  int size() const noexcept override { return size_; }
+  device where() const noexcept override { return device::cpu; }
+  void all_gather(const void* mine, void* all, std::size_t bytes) const override {
+    check(MPI_Allgather(mine, static_cast<int>(bytes), MPI_BYTE, all, static_cast<int>(bytes), MPI_BYTE, comm_), "MPI_Allgather");
+  }
+  void all_to_all(const void* send, void* recv, std::size_t bytes) const override {
+    check(MPI_Alltoall(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes), MPI_BYTE, comm_), "MPI_Alltoall");
+  }
+  // MPI counts are int: more than 2^31 - 1 items to or from one rank, or in all, is refused on every rank
+  // alike (MPI 4's large-count calls are not assumed).
+  void exchange(const char* fn, const void* from, const std::uint64_t* send, void* to, const std::uint64_t* recv, std::size_t item) const override {
+    const auto P = static_cast<std::size_t>(size_);
+    std::vector<int> sc(P), sd(P), rc(P), rd(P);
+    std::uint64_t so = 0, ro = 0;
+    int too_large = 0;
+    for (std::size_t i = 0; i < P; ++i) {
+      sc[i] = static_cast<int>(send[i]);
+      sd[i] = static_cast<int>(so);
+      rc[i] = static_cast<int>(recv[i]);
+      rd[i] = static_cast<int>(ro);
+      so += send[i];
+      ro += recv[i];
+      too_large |= send[i] > 0x7fffffffu || recv[i] > 0x7fffffffu || so > 0x7fffffffu || ro > 0x7fffffffu;
+    }
+    std::vector<int> any(P);
+    all_gather(&too_large, any.data(), sizeof(int));
+    if (std::find(any.begin(), any.end(), 1) != any.end())
+      throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": moves more than 2^31 - 1 elements between two ranks or from one rank");
+    MPI_Datatype type;
+    check(MPI_Type_contiguous(static_cast<int>(item), MPI_BYTE, &type), "MPI_Type_contiguous");
+    check(MPI_Type_commit(&type), "MPI_Type_commit");
+    const int rc_all = MPI_Alltoallv(from, sc.data(), sd.data(), type, to, rc.data(), rd.data(), type, comm_);
+    MPI_Type_free(&type);
+    check(rc_all, "MPI_Alltoallv");
+  }
+  void* allocate(std::size_t bytes) const override { return ::operator new(bytes, std::align_val_t{64}); }
+  void release(void* p) const noexcept override { ::operator delete(p, std::align_val_t{64}); }
+  void copy(void* to, const void* from, std::size_t bytes) const override {
+    if (bytes) std::memmove(to, from, bytes);
+  }
+  void gather_to_host(void* host, const void* base, std::size_t item, const std::uint64_t* at, std::size_t count) const override {
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(static_cast<char*>(host) + i * item, static_cast<const char*>(base) + at[i] * item, item);
+  }
+
+  // An MPI return code other than MPI_SUCCESS as sluice::error(errc::comm_error).
+  static void check(int rc, const char* what) {
+    if (rc == MPI_SUCCESS) return;
+    char text[MPI_MAX_ERROR_STRING] = {};
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    throw error(errc::comm_error, std::string("sluice::dist: ") + what + " failed: " + std::string(text, static_cast<std::size_t>(len)));
+  }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+};
+#endif
+
 }  // namespace detail
+
+#ifdef SLUICE_DIST_HAS_MPI
+inline communicator::communicator(MPI_Comm comm) : t_(std::make_shared<detail::mpi_transport>(comm)) {}
+#endif
 
 }  // namespace sluice::dist
