@@ -154,6 +154,15 @@ int run_bench(const bench_args& a) {
   std::optional<tbb::global_control> tbb_threads;
   if (d == device::cpu) tbb_threads.emplace(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(cpu_threads()));
 #endif
+  if (a.suite == "dist") {
+#if SLUICE_BENCH_HAS_DIST
+    if (d != device::cpu) std::printf("suite dist: MPI ranks on the cpu (NCCL ranks need a GPU per rank; this suite does not time them)\n");
+    return dist_suite(a);
+#else
+    std::fprintf(stderr, "sluice bench: suite dist needs sluice::dist, which this build left out (no MPI: libopenmpi-dev)\n");
+    return 2;
+#endif
+  }
   int status = 0;
   std::size_t timed = 0;
   if (a.suite != "all") {

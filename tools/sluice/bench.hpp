@@ -22,10 +22,11 @@ struct bench_args {
 // quick: verify, then every registered algorithm at one size; production: the defaults beside CUB or std/TBB;
 // sort; runs: unique, unique_by_key and run_length_encode at three run lengths beside CUB or std::unique_copy;
 // the papers' figures and tables: ratio, size, blocksize (GPU only), tables; all: those six but quick;
-// compaction and scan-reduce: the papers' GPU variants and parameters. On the CPU the copy is memcpy-mt, reduce
+// compaction and scan-reduce: the papers' GPU variants and parameters; dist: sluice::dist on MPI ranks, under
+// mpirun (dist_suite.cpp). On the CPU the copy is memcpy-mt, reduce
 // is measured against a read of the same bytes, and production adds at 2^26 (or --n) the std and oneTBB peers.
 // docs/guide/benchmarking.md describes each suite, the CSV and the figures.
-inline const char* const bench_suites[] = {"quick", "production", "sort", "runs", "contention", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl"};
+inline const char* const bench_suites[] = {"quick", "production", "sort", "runs", "contention", "ratio", "size", "blocksize", "tables", "all", "compaction", "scan-reduce", "gl", "dist"};
 
 // The primitives of the rows (--primitive), each with the registry primitive whose variants it times.
 struct bench_primitive {
@@ -68,5 +69,9 @@ inline bool drift_looks_busy(double start_ms, double end_ms) {
 // Runs a suite, prints a table, writes <out_dir>/<suite>-<device>.csv, the suite's figures (<suite>-<device>-<figure>.gp
 // and, with gnuplot, .png) and tables (.md); returns the exit status.
 int run_bench(const bench_args& a);
+
+// The dist suite (dist_suite.cpp, in a build with MPI): weak and strong scaling of sluice::dist over the job's
+// ranks; rank 0 prints and writes the files.
+int dist_suite(const bench_args& a);
 
 }  // namespace sluice::tool

@@ -51,7 +51,9 @@ const char* const usage_bench =
     "             production and sort; compaction, scan-reduce: the papers' GPU compactions, and their reductions\n"
     "             and scans, with their parameters;\n"
     "             gl: the papers' OpenGL systems (gl device) beside their CUDA namesakes and CUB, 256K .. 16M,\n"
-    "             60% valid (Roger Table I), and against the valid ratio (Moreira Fig. 11)\n"
+    "             60% valid (Roger Table I), and against the valid ratio (Moreira Fig. 11);\n"
+    "             dist (with MPI): sluice::dist on MPI ranks, weak and strong scaling over 1, 2, 4 .. P ranks, n u32\n"
+    "             per rank (--n, default 2^24); run it under mpirun: 'mpirun -np 4 sluice bench --suite dist'\n"
     "  --out      folder for the CSV, the figures (PNG, drawn by gnuplot, and their .gp scripts) and the tables\n"
     "             (default: ./sluice-results)\n"
     "  --algo     time only this algorithm (a name from 'sluice list', parameters allowed, best, or a peer's\n"
@@ -61,7 +63,7 @@ const char* const usage_bench =
     "             compact_unordered, partition, partition_if, partition_unordered_if, radix_sort, radix_sort_pairs,\n"
     "             unique, unique_by_key, run_length_encode, reduce_by_key, inclusive_scan_by_key, segmented_reduce,\n"
     "             segmented_inclusive_scan (these seven: the quick and runs suites), split (quick and sort), top_k (quick)\n"
-    "  --n        quick, production, sort, runs, ratio, blocksize and tables: time at this one size instead of the suite's own\n"
+    "  --n        quick, production, sort, runs, ratio, blocksize, tables and dist: time at this one size instead of the suite's own\n"
     "             (e.g. 268435456 or 2^28; production on the GPU: 2^28 also times the 64- and 128-bit elements\n"
     "             at 2^27, the goals' table); size: sizes 2^10 .. the largest power of two up to N\n"
     "  --max-size production: skip its sizes of more than N elements (and, below 2^28, the wide elements at 2^27)\n"
@@ -286,7 +288,7 @@ bench_args parse_bench(args& a, bool cuda_present, bool& device_given, const cha
   bool known = false;
   for (const char* s : bench_suites) known = known || b.suite == s;
   if (!known)
-    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, runs, contention, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl)"};
+    throw arg_error{"unknown suite '" + b.suite + "' (valid: quick, production, sort, runs, contention, ratio, size, blocksize, tables, all, compaction, scan-reduce, gl, dist)"};
   if (b.async_forms && b.suite != "production") throw arg_error{"--async applies to the production suite only (--suite production)"};
   if (b.max_size != ~std::uint64_t{0} && b.suite != "production")
     throw arg_error{"--max-size applies to the production suite only (--suite production)"};

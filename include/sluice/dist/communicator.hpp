@@ -179,31 +179,48 @@ class mpi_transport final : public transport {
   void all_to_all(const void* send, void* recv, std::size_t bytes) const override {
     check(MPI_Alltoall(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes), MPI_BYTE, comm_), "MPI_Alltoall");
   }
-  // MPI counts are int: more than 2^31 - 1 items to or from one rank, or in all, is refused on every rank
-  // alike (MPI 4's large-count calls are not assumed).
+  // A rank's own part is a memcpy; the rest one MPI_Alltoallv, in bytes where every count and offset fits an
+  // int, else in items (a contiguous type). MPI counts are int: more than 2^31 - 1 items to or from one rank,
+  // or in all, is refused on every rank alike (MPI 4's large-count calls are not assumed).
   void exchange(const char* fn, const void* from, const std::uint64_t* send, void* to, const std::uint64_t* recv, std::size_t item) const override {
-    const auto P = static_cast<std::size_t>(size_);
-    std::vector<int> sc(P), sd(P), rc(P), rd(P);
-    std::uint64_t so = 0, ro = 0;
+    const auto P = static_cast<std::size_t>(size_), me = static_cast<std::size_t>(rank_);
+    std::uint64_t so = 0, ro = 0, own_from = 0, own_to = 0;
     int too_large = 0;
     for (std::size_t i = 0; i < P; ++i) {
-      sc[i] = static_cast<int>(send[i]);
-      sd[i] = static_cast<int>(so);
-      rc[i] = static_cast<int>(recv[i]);
-      rd[i] = static_cast<int>(ro);
+      if (i == me) own_from = so, own_to = ro;
       so += send[i];
       ro += recv[i];
       too_large |= send[i] > 0x7fffffffu || recv[i] > 0x7fffffffu || so > 0x7fffffffu || ro > 0x7fffffffu;
     }
-    std::vector<int> any(P);
-    all_gather(&too_large, any.data(), sizeof(int));
-    if (std::find(any.begin(), any.end(), 1) != any.end())
-      throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": moves more than 2^31 - 1 elements between two ranks or from one rank");
-    MPI_Datatype type;
-    check(MPI_Type_contiguous(static_cast<int>(item), MPI_BYTE, &type), "MPI_Type_contiguous");
-    check(MPI_Type_commit(&type), "MPI_Type_commit");
+    const int in_bytes = so * item <= 0x7fffffffu && ro * item <= 0x7fffffffu;
+    const int mine[2] = {too_large, in_bytes};
+    std::vector<int> all(2 * P);
+    all_gather(mine, all.data(), sizeof mine);
+    bool bytes = true;
+    for (std::size_t i = 0; i < P; ++i) {
+      if (all[2 * i]) throw error(errc::unsupported, std::string("sluice::dist::") + fn + ": moves more than 2^31 - 1 elements between two ranks or from one rank");
+      bytes = bytes && all[2 * i + 1];
+    }
+    copy(static_cast<char*>(to) + own_to * item, static_cast<const char*>(from) + own_from * item, send[me] * item);
+    const std::size_t unit = bytes ? item : 1;  // counts in bytes (MPI_BYTE) or in items
+    std::vector<int> sc(P), sd(P), rc(P), rd(P);
+    so = ro = 0;
+    for (std::size_t i = 0; i < P; ++i) {
+      sc[i] = i == me ? 0 : static_cast<int>(send[i] * unit);
+      sd[i] = static_cast<int>(so * unit);
+      rc[i] = i == me ? 0 : static_cast<int>(recv[i] * unit);
+      rd[i] = static_cast<int>(ro * unit);
+      so += send[i];
+      ro += recv[i];
+    }
+    if (P == 1) return;
+    MPI_Datatype type = MPI_BYTE;
+    if (!bytes) {
+      check(MPI_Type_contiguous(static_cast<int>(item), MPI_BYTE, &type), "MPI_Type_contiguous");
+      check(MPI_Type_commit(&type), "MPI_Type_commit");
+    }
     const int rc_all = MPI_Alltoallv(from, sc.data(), sd.data(), type, to, rc.data(), rd.data(), type, comm_);
-    MPI_Type_free(&type);
+    if (!bytes) MPI_Type_free(&type);
     check(rc_all, "MPI_Alltoallv");
   }
   void* allocate(std::size_t bytes) const override { return ::operator new(bytes, std::align_val_t{64}); }
