@@ -73,6 +73,8 @@ TEST(dist, communicator_reads_rank_and_size) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   EXPECT_EQ(c.rank(), r);
   EXPECT_EQ(c.size(), p);
+  EXPECT_EQ(c.mpi(), MPI_COMM_WORLD);
+  EXPECT_EQ(c.where(), sluice::device::cpu);
   EXPECT_THROW(dist::communicator(MPI_COMM_NULL), sluice::error);
 }
 

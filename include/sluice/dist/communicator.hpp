@@ -46,6 +46,8 @@ class communicator {
  public:
 #ifdef SLUICE_DIST_HAS_MPI
   explicit communicator(MPI_Comm comm);
+  // The MPI communicator; MPI_COMM_NULL for NCCL ranks.
+  MPI_Comm mpi() const noexcept;
 #endif
   // NCCL: `comm` an initialised ncclComm_t whose GPU is the current CUDA device; `stream` the cudaStream_t the
   // calls enqueue on (nullptr: the legacy default stream).
@@ -173,6 +175,7 @@ class mpi_transport final : public transport {
   int rank() const noexcept override { return rank_; }
   int size() const noexcept override { return size_; }
   device where() const noexcept override { return device::cpu; }
+  MPI_Comm comm() const noexcept { return comm_; }
   void all_gather(const void* mine, void* all, std::size_t bytes) const override {
     check(MPI_Allgather(mine, static_cast<int>(bytes), MPI_BYTE, all, static_cast<int>(bytes), MPI_BYTE, comm_), "MPI_Allgather");
   }
@@ -251,6 +254,10 @@ class mpi_transport final : public transport {
 
 #ifdef SLUICE_DIST_HAS_MPI
 inline communicator::communicator(MPI_Comm comm) : t_(std::make_shared<detail::mpi_transport>(comm)) {}
+inline MPI_Comm communicator::mpi() const noexcept {
+  const auto* m = dynamic_cast<const detail::mpi_transport*>(t_.get());
+  return m ? m->comm() : MPI_COMM_NULL;
+}
 #endif
 
 }  // namespace sluice::dist
