@@ -10,7 +10,8 @@
 //   std::uint64_t or std::int64_t. in may not overlap out or indices.
 // CPU: radix-select (the default: an 8-bit histogram per digit narrows the k-th key, then one stable
 // compaction pass and, for sorted output, a sort of the k) and serial (Hoare's selection, std::nth_element).
-// No CUDA or gl algorithm yet: asking for those devices is an `unsupported` error.
+// CUDA: radix-select (11-bit digits chosen on the device, the same compaction and the onesweep sort of the k;
+// stream ordered, no host sync). No gl algorithm: asking for it is an `unsupported` error.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -52,6 +53,12 @@ void top_k_run(const char* fn, std::span<const K> in, std::uint64_t k, std::span
     if constexpr (with_indices) return indices;
     else return std::span<Idx>{};
   }();
+  if (opt.device == device::cuda) {
+    if constexpr (config::has_cuda)
+      cuda_backend::top_k(spec_of(*algo, opt), in, k, out.data(), with_indices ? reinterpret_cast<std::uint64_t*>(idx.data()) : nullptr, largest, sorted,
+                          opt.stream);
+    return;
+  }
   if (algo->name == "serial") return cpu::top_k_serial(in, k, out, idx, largest, sorted);
   const auto p = cpu_backend::make_plan(spec_of(*algo, opt), fn);
   cpu::top_k_radix_select(p.threads, in, k, out, idx, largest, sorted);

@@ -44,7 +44,7 @@ inline constexpr bench_primitive bench_primitives[] = {
 
 // The peers' rows, which --algo selects by these labels too: CUB's own partition on the GPU; the standard
 // library and oneTBB on the CPU.
-inline const char* const cuda_peer_labels[] = {"cub-unstable"};
+inline const char* const cuda_peer_labels[] = {"cub-unstable", "cub-sort"};
 inline const char* const cpu_peer_labels[] = {"std::reduce", "std::reduce(par)", "std::inclusive_scan", "std::inclusive_scan(par)",
                                               "tbb::parallel_scan", "std::copy_if", "std::copy_if(par)", "std::partition_copy",
                                               "std::sort", "std::sort(par)", "std::unique_copy", "std::nth_element"};

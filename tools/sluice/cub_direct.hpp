@@ -59,6 +59,10 @@ call run_length_encode(const K* in, K* out_unique, std::uint64_t* out_lengths, s
 // split by that digit, the peer of sluice::split with radix_digit.
 template <class K>
 call sort_keys_bits(const K* in, K* out, std::uint64_t n, int begin_bit, int end_bit) SLUICE_CUB_DIRECT_BODY
+// Top-k as a CUB 3.0 user writes it (CCCL 3.0 has no DeviceTopK): SortPairsDescending of (key, int position),
+// then the first k keys and positions copied out (the positions as int, into the first 4k bytes of indices).
+template <class K>
+call top_k_by_sort(const K* in, K* out, std::uint64_t* indices, std::uint64_t n, std::uint64_t k) SLUICE_CUB_DIRECT_BODY
 
 // By key (sums, as cuda::std::plus) and segmented sums over offsets[s], offsets[s + 1].
 template <class K, class V>

@@ -14,4 +14,31 @@ call sort_keys_bits(const K* in, K* out, std::uint64_t n, int begin_bit, int end
 
 template call sort_keys_bits<std::uint32_t>(const std::uint32_t*, std::uint32_t*, std::uint64_t, int, int);
 
+__global__ void iota_kernel(int* p, std::uint64_t n) {
+  for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n; i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
+    p[i] = static_cast<int>(i);
+}
+
+template <class K>
+call top_k_by_sort(const K* in, K* out, std::uint64_t* indices, std::uint64_t n, std::uint64_t k) {
+  // Pairs (key, position) sorted by key, largest first and stably: the first k are the top k with ties to the
+  // lower position. Positions as int, as a CUB user keeps them; the iota and the buffers made once here.
+  auto keys = std::make_shared<device_block>(n * sizeof(K)), from = std::make_shared<device_block>(n * sizeof(int)),
+       to = std::make_shared<device_block>(n * sizeof(int));
+  iota_kernel<<<1024, 256>>>(static_cast<int*>(from->p), n);
+  check(cudaDeviceSynchronize(), "iota_kernel");
+  auto sort = make(n, "cub::DeviceRadixSort::SortPairsDescending",
+                   [k2 = static_cast<K*>(keys->p), f = static_cast<const int*>(from->p), t = static_cast<int*>(to->p), in](void* temp, std::size_t& b, auto items) {
+                     return cub::DeviceRadixSort::SortPairsDescending(temp, b, in, k2, f, t, items);
+                   });
+  // The k keys and their positions where the caller wants them (positions as they came: int).
+  return [sort, keys, from, to, out, indices, k] {
+    sort();
+    check(cudaMemcpyAsync(out, keys->p, k * sizeof(K), cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+    check(cudaMemcpyAsync(indices, to->p, k * sizeof(int), cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
+  };
+}
+
+template call top_k_by_sort<std::uint32_t>(const std::uint32_t*, std::uint32_t*, std::uint64_t*, std::uint64_t, std::uint64_t);
+
 }  // namespace sluice::tool::cub_direct

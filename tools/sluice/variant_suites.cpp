@@ -2,6 +2,7 @@
 // --algo values with parameters), compaction and scan-reduce (the papers' GPU variants and their parameters,
 // beside CUB and the copy).
 #include "bench_core.hpp"
+#include "cub_direct.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -131,6 +132,8 @@ void quick_suite_at(runner& r, device d, std::uint64_t n) {
       options o{d, a, nullptr};
       r.measure("top_k", a, "u32/k1000", -1, b, [&] { sluice::top_k(in.span(), k, out.span().first(k), positions.span(), order::descending, output_order::sorted, o); });
     }
+    if (d == device::cuda && wanted("top_k", "cub-sort"))  // CUB 3.0 has no top-k: a sort of the pairs, then the first k
+      r.measure("top_k", "cub-sort", "u32/k1000", -1, b, cub_direct::top_k_by_sort(in.dev.data(), out.dev.data(), positions.dev.data(), n, k));
     if (d == device::cpu)  // the standard library's selection, then the k sorted: what a C++ user writes
       r.measure("top_k", "std::nth_element", "u32/k1000", -1, b,
                 [&] {

@@ -189,6 +189,11 @@ template <class T, class Bucket>
 void split(std::string_view algo, std::span<const T> in, Bucket bucket_of, std::uint32_t k, std::span<T> out, std::span<std::uint64_t> offsets,
            CUstream_st* stream);
 
+// Top-k (top_k.hpp): 1 <= k <= in.size(); indices null for keys alone.
+template <class K>
+void top_k(std::string_view algo, std::span<const K> in, std::uint64_t k, K* out, std::uint64_t* indices, bool largest, bool sorted,
+           CUstream_st* stream);
+
 // V = std::nullptr_t for keys only.
 template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit,
