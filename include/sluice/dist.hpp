@@ -42,7 +42,6 @@
 
 namespace sluice::dist {
 
-
 namespace detail {
 // The reduce of this rank's part, from its first element (init enters once, at the left end); nullopt when empty.
 template <class T, class Op>
@@ -212,23 +211,17 @@ placement compact_if(const communicator& c, std::span<const T> local, std::span<
     return p;
   }
   // balance::even: rank r owns [lo(r), lo(r + 1)) of the result; every rank checks every rank's capacity alike.
-  const auto lo = [&](int r) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(p.total) * static_cast<unsigned>(r)) / static_cast<unsigned>(P)); };
+  const auto lo = [&](int r) { return detail::even_start(p.total, r, P); };
   for (int r = 0; r < P; ++r)
     if (shares[static_cast<std::size_t>(r)].capacity < lo(r + 1) - lo(r))
       throw error(errc::invalid_argument, "sluice::dist::compact_if: rank " + std::to_string(r) + "'s 'out' holds " +
                                               std::to_string(shares[static_cast<std::size_t>(r)].capacity) + " elements but balance::even gives it " +
                                               std::to_string(lo(r + 1) - lo(r)) + " of " + std::to_string(p.total));
-  // What this rank sends each owner (its kept elements [offset, offset + count) cut at the owners' bounds), and
-  // what it receives from each sender (its own range cut at the senders' bounds), in elements.
-  std::vector<std::uint64_t> send(static_cast<std::size_t>(P)), recv(static_cast<std::size_t>(P));
-  std::vector<std::uint64_t> starts(static_cast<std::size_t>(P) + 1, 0);
-  for (int r = 0; r < P; ++r) starts[static_cast<std::size_t>(r) + 1] = starts[static_cast<std::size_t>(r)] + shares[static_cast<std::size_t>(r)].count;
-  using detail::overlap;
-  for (int r = 0; r < P; ++r) {
-    send[static_cast<std::size_t>(r)] = overlap(p.offset, p.offset + count, lo(r), lo(r + 1));
-    recv[static_cast<std::size_t>(r)] = overlap(starts[static_cast<std::size_t>(r)], starts[static_cast<std::size_t>(r) + 1], lo(me), lo(me + 1));
-  }
-  detail::exchange(c, "compact_if", kept->data(), send, out.data(), recv);
+  // Each rank's kept elements, laid out in rank order, spread evenly.
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(P));
+  for (int r = 0; r < P; ++r) counts[static_cast<std::size_t>(r)] = shares[static_cast<std::size_t>(r)].count;
+  const detail::even_moves mv(counts, me);
+  detail::exchange(c, "compact_if", kept->data(), mv.send, out.data(), mv.recv);
   p.count = lo(me + 1) - lo(me);
   p.offset = lo(me);
   return p;

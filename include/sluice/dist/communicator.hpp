@@ -150,6 +150,32 @@ inline std::uint64_t overlap(std::uint64_t a0, std::uint64_t a1, std::uint64_t b
   return y > x ? y - x : 0;
 }
 
+// Where rank r's share starts when n elements are spread evenly over P ranks: rank r holds positions
+// [even_start(n, r, P), even_start(n, r + 1, P)), every rank within one element of the others.
+inline std::uint64_t even_start(std::uint64_t n, int r, int P) {
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * static_cast<unsigned>(r)) / static_cast<unsigned>(P));
+}
+
+// The all-to-all that spreads elements evenly: rank r holds held[r] consecutive elements of a sequence laid
+// out in rank order; this rank (me) sends send[r] of its own to rank r and receives recv[r] from rank r so that
+// every rank ends with its even share of the total.
+struct even_moves {
+  std::vector<std::uint64_t> send, recv;
+  std::uint64_t total = 0;
+  even_moves(const std::vector<std::uint64_t>& held, int me) : send(held.size()), recv(held.size()) {
+    const int P = static_cast<int>(held.size());
+    std::vector<std::uint64_t> at(held.size() + 1, 0);
+    for (std::size_t r = 0; r < held.size(); ++r) at[r + 1] = at[r] + held[r];
+    total = at.back();
+    const auto m = static_cast<std::size_t>(me);
+    for (int r = 0; r < P; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      send[i] = overlap(at[m], at[m + 1], even_start(total, r, P), even_start(total, r + 1, P));
+      recv[i] = overlap(at[i], at[i + 1], even_start(total, me, P), even_start(total, me + 1, P));
+    }
+  }
+};
+
 // The options of the ranks' local primitives: on the communicator's device and stream. opt.device must name
 // where the ranks' spans live.
 inline options local_options(const communicator& c, const char* fn, const options& opt) {

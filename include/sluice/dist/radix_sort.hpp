@@ -119,24 +119,13 @@ void dist_radix_sort(const communicator& c, std::vector<K>& keys, std::vector<V>
   if constexpr (with_values) ::sluice::radix_sort(k2, v2, ord, {}, opt);
   else ::sluice::radix_sort(k2, ord, {}, opt);
   // 5. Balance: rank r keeps [r * N / P, (r + 1) * N / P) of the sorted sequence.
-  const auto sizes = all_gather(c, m);
-  std::vector<std::uint64_t> at(static_cast<std::size_t>(P) + 1, 0);
-  for (int r = 0; r < P; ++r) at[static_cast<std::size_t>(r) + 1] = at[static_cast<std::size_t>(r)] + sizes[static_cast<std::size_t>(r)];
-  const std::uint64_t N = at.back();
-  const auto lo = [&](int r) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(N) * static_cast<unsigned>(r)) / static_cast<unsigned>(P)); };
-  const auto me = static_cast<std::size_t>(c.rank());
-  std::vector<std::uint64_t> send2(static_cast<std::size_t>(P)), recv2(static_cast<std::size_t>(P));
-  for (int r = 0; r < P; ++r) {
-    const auto i = static_cast<std::size_t>(r);
-    send2[i] = overlap(at[me], at[me + 1], lo(r), lo(r + 1));
-    recv2[i] = overlap(at[i], at[i + 1], lo(c.rank()), lo(c.rank() + 1));
-  }
-  const std::uint64_t share = lo(c.rank() + 1) - lo(c.rank());
+  const even_moves mv(all_gather(c, m), c.rank());
+  const std::uint64_t share = even_start(mv.total, c.rank() + 1, P) - even_start(mv.total, c.rank(), P);
   keys.resize(share);
-  exchange(c, "radix_sort", k2.data(), send2, keys.data(), recv2);
+  exchange(c, "radix_sort", k2.data(), mv.send, keys.data(), mv.recv);
   if constexpr (with_values) {
     values->resize(share);
-    exchange(c, "radix_sort", v2.data(), send2, values->data(), recv2);
+    exchange(c, "radix_sort", v2.data(), mv.send, values->data(), mv.recv);
   }
 }
 
@@ -149,7 +138,6 @@ placement dist_radix_sort_spans(const communicator& c, std::span<const K> keys, 
   constexpr bool with_values = !std::is_same_v<V, std::nullptr_t>;
   using image_t = typename ::sluice::detail::radix_key<K>::bits_t;
   const int P = c.size();
-  const auto me = static_cast<std::size_t>(c.rank());
   const bool desc = ord == order::descending;
   const auto image = [desc](const K& k) { return ::sluice::detail::radix_key<K>::to_bits(k, desc); };
   const std::uint64_t n = keys.size();
@@ -169,7 +157,7 @@ placement dist_radix_sort_spans(const communicator& c, std::span<const K> keys, 
   const auto shares = all_gather(c, share{n, room});
   std::uint64_t N = 0;
   for (const auto& x : shares) N += x.size;
-  const auto even = [&](int r) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(N) * static_cast<unsigned>(r)) / static_cast<unsigned>(P)); };
+  const auto even = [&](int r) { return even_start(N, r, P); };
   for (int r = 0; r < P; ++r)
     if (shares[static_cast<std::size_t>(r)].room < even(r + 1) - even(r))
       throw error(errc::invalid_argument, "sluice::dist::radix_sort: rank " + std::to_string(r) + "'s output holds " +
@@ -240,17 +228,9 @@ placement dist_radix_sort_spans(const communicator& c, std::span<const K> keys, 
     ::sluice::radix_sort(k2.span(), ord, {}, lo);
   }
   // 5. Balance: rank r keeps [r * N / P, (r + 1) * N / P) of the sorted sequence.
-  const auto sizes = all_gather(c, m);
-  std::vector<std::uint64_t> held(static_cast<std::size_t>(P) + 1, 0);
-  for (int r = 0; r < P; ++r) held[static_cast<std::size_t>(r) + 1] = held[static_cast<std::size_t>(r)] + sizes[static_cast<std::size_t>(r)];
-  std::vector<std::uint64_t> send2(static_cast<std::size_t>(P)), recv2(static_cast<std::size_t>(P));
-  for (int r = 0; r < P; ++r) {
-    const auto i = static_cast<std::size_t>(r);
-    send2[i] = overlap(held[me], held[me + 1], even(r), even(r + 1));
-    recv2[i] = overlap(held[i], held[i + 1], even(c.rank()), even(c.rank() + 1));
-  }
-  exchange(c, "radix_sort", k2.data(), send2, out.data(), recv2);
-  if constexpr (with_values) exchange(c, "radix_sort", v2.data(), send2, out_values, recv2);
+  const even_moves mv(all_gather(c, m), c.rank());
+  exchange(c, "radix_sort", k2.data(), mv.send, out.data(), mv.recv);
+  if constexpr (with_values) exchange(c, "radix_sort", v2.data(), mv.send, out_values, mv.recv);
   return placement{even(c.rank() + 1) - even(c.rank()), even(c.rank()), N};
 }
 
