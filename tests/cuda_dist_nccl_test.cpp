@@ -12,6 +12,7 @@
 
 #include "sluice/device_buffer.hpp"
 #include "sluice/dist.hpp"
+#include "dist_inputs.hpp"
 #include "test_support.hpp"
 
 #if SLUICE_TEST_NCCL
@@ -56,16 +57,7 @@ class nccl_one_rank : public ::testing::Test {
 
 const std::vector<u64> sizes = {0, 1, 2, 1000, 3 * 4096 + 1, (u64{1} << 20) + 3};
 
-template <class T>
-std::vector<T> values(u64 n, u64 seed) {
-  std::mt19937_64 g(seed);
-  std::vector<T> v(n);
-  for (auto& x : v) {
-    if constexpr (std::is_floating_point_v<T>) x = static_cast<T>(static_cast<std::int64_t>(g() % 2001) - 1000) / T(8);
-    else x = static_cast<T>(g() % 1000);
-  }
-  return v;
-}
+using sluice_test::values;
 
 TEST_F(nccl_one_rank, communicator_reads_rank_size_and_device) {
   const auto c = world();

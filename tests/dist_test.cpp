@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sluice/dist.hpp"
+#include "dist_inputs.hpp"
 
 namespace {
 
@@ -50,16 +51,7 @@ layout make_layout(int P, int kind, u64 seed) {
   return l;
 }
 
-template <class T>
-std::vector<T> values(u64 n, u64 seed) {
-  std::mt19937_64 g(seed);
-  std::vector<T> v(n);
-  for (auto& x : v) {
-    if constexpr (std::is_floating_point_v<T>) x = static_cast<T>(static_cast<std::int64_t>(g() % 2001) - 1000) / T(8);
-    else x = static_cast<T>(g() % 1000);
-  }
-  return v;
-}
+using sluice_test::values;
 
 template <class T>
 std::vector<T> mine(const std::vector<T>& all, const layout& l, int r) {
