@@ -113,10 +113,10 @@ void level(MPI_Comm comm, const std::string& scaling, u64 mine, u64 total, std::
   for (auto& x : in) x = static_cast<u32>(g());
   const u32 tenth = 0x1999999a, half = 0x80000000u;  // uniform u32: 10% and 50% below
   const double b = 4.0 * static_cast<double>(mine);
-  const auto add = [&](const std::string& name, double bytes, const std::pair<double, double>& t) {
-    out.push_back(result{name, scaling, c.size(), mine, total, t.first, 0, bytes, t.second});
-  };
   const auto copy = time_call(comm, *tt, [&] { device_copy(device::cpu, o.data(), in.data(), mine * sizeof(u32)); }, {});
+  const auto add = [&](const std::string& name, double bytes, const std::pair<double, double>& t) {
+    out.push_back(result{name, scaling, c.size(), mine, total, t.first, copy.first, bytes, t.second});
+  };
   add("copy (memcpy-mt)", 2 * b, copy);
   add("allreduce", b, time_call(comm, *tt, [&] { (void)dist::allreduce(c, std::span<const u32>(in)); }, {}));
   add("inclusive_scan", 2 * b, time_call(comm, *tt, [&] { dist::inclusive_scan(c, std::span<const u32>(in), std::span<u32>(o)); }, {}));
@@ -124,8 +124,6 @@ void level(MPI_Comm comm, const std::string& scaling, u64 mine, u64 total, std::
       time_call(comm, *tt, [&] { (void)dist::compact_if(c, std::span<const u32>(in), std::span<u32>(o), less_than(tenth), dist::balance::even); }, {}));
   add("partition 50%", 2 * b, time_call(comm, *tt, [&] { (void)dist::partition(c, std::span<const u32>(in), std::span<u32>(o), less_than(half)); }, {}));
   add("radix_sort u32", 2 * b, time_call(comm, *tt, [&] { dist::radix_sort(c, keys); }, [&] { keys = in; }));
-  for (auto& r : out)
-    if (r.ranks == c.size() && r.scaling == scaling && r.per_rank == mine) r.copy_ms = copy.first;
 }
 
 std::string fmt(const char* f, double v) {
