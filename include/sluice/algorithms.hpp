@@ -14,7 +14,7 @@ namespace sluice {
 
 enum class primitive {
   reduce, scan, compact, compact_unordered, partition, partition_unordered, radix_sort, unique, run_length_encode,
-  reduce_by_key, scan_by_key, segmented_reduce, segmented_scan, split, top_k
+  reduce_by_key, scan_by_key, segmented_reduce, segmented_scan, split, top_k, segmented_radix_sort
 };
 
 constexpr std::string_view to_string(primitive p) noexcept {
@@ -34,6 +34,7 @@ constexpr std::string_view to_string(primitive p) noexcept {
     case primitive::segmented_scan: return "segmented_scan";
     case primitive::split: return "split";
     case primitive::top_k: return "top_k";
+    case primitive::segmented_radix_sort: return "segmented_radix_sort";
   }
   return "unknown";
 }
@@ -171,6 +172,11 @@ inline constexpr algorithm_info algorithm_table[] = {
   {primitive::top_k,             "serial",       true,  false, true,  false, false, "Hoare's selection (std::nth_element) over (key image, position) pairs on one thread, then the k sorted by pair or by position"},
   {primitive::top_k,             "radix-select", true,  false, true,  true,  false, "the k-th key found one 8-bit digit at a time from the top by histograms on P threads (the chosen bucket's keys gathered once it holds 1/16 of the input), then one stable compaction pass (Billeter's count, prefix and move with the threshold as predicate, ties by position) and, for sorted output, the msd-lsd sort of the k", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; no SIMD kernels)", tunables::cpu},
   {primitive::top_k,             "radix-select", false, true,  true,  false, true,  "the k-th key found one 11-bit digit at a time from the top (3 digits for 32-bit keys, 6 for 64-bit), each a histogram of the keys that match the digits chosen so far with the choice made on the device (no host round trip), then Billeter's count, prefix and move with the threshold as predicate (ties by position), and for sorted output the onesweep sort of the k"},
+  // Segmented sort (segmented_radix_sort).
+  {primitive::segmented_radix_sort, "lsd-serial", true, false, true,  false, false, "each segment in turn by the serial LSD radix sort, one thread"},
+  {primitive::segmented_radix_sort, "msd-lsd",    true, false, true,  true,  false, "segments that fit the cache (1 MiB of keys and values) dealt to P threads by 64 Ki-element chunks of the input from an atomic counter, each sorted from the cache as msd-lsd sorts a bucket (11-bit LSD passes over the digits its keys do not share, or MSD splits down to insertion sorts); each larger segment by the whole msd-lsd sort on every thread", "threads=0 (0 = all, or SLUICE_CPU_THREADS), simd=auto|avx512|avx2|scalar (accepted; the sort has no SIMD kernels)", tunables::cpu},
+  {primitive::segmented_radix_sort, "tiered",     false, true, true,  false, true,  "the offsets checked and the segments classed on the device (the call waits for that); segments of up to 2048 keys sorted in shared memory, one thread block each (cub::BlockRadixSort over the key image); longer ones, when few, each by onesweep; when many, all segments at once by two stable onesweep sorts (by key image, then by segment number) and one gather"},
+  {primitive::segmented_radix_sort, "cub",        false, true, true,  false, false, "cub::DeviceSegmentedSort::StableSortKeys / StablePairs (CCCL) over the key image, the peer to beat"},
   // The gl device: the papers' systems in fragment, geometry and vertex shaders (docs/guide/gl.md).
   {primitive::reduce,            "goddeke-multipass", false, false, true, false, false, "Goeddeke tutorial in fragment shaders: 2x2 groups of an M x M texture, coordinates from the fragment position, ping-pong render-to-texture passes to 1x1 (commutative op)", {}, {}, true, true},
   {primitive::compact,           "roger",        false, false, true,  false, false, "Roger 2007 Sec. III in fragment shaders: blocks of s, Hillis-Steele prefix sums + Fig. 5 search, blocks concatenated by line segments split in a geometry shader (Fig. 7)", "s=64 (2..1024, power of 2)", tunables::gl_roger, true, true},

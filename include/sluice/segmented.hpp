@@ -30,20 +30,6 @@
 namespace sluice {
 
 namespace detail {
-// n_segments + 1 entries, non-decreasing, none past the values: on the cpu one serial pass before any work (on
-// cuda the backend checks them on the device).
-inline void check_offsets(const char* fn, std::span<const std::uint64_t> offsets, std::uint64_t values, const options& opt) {
-  if (offsets.empty()) throw error(errc::invalid_argument, arg_error(fn, "offsets", "is empty: it holds n_segments + 1 entries"));
-  if (opt.device != device::cpu) return;
-  for (std::uint64_t s = 1; s < offsets.size(); ++s)
-    if (offsets[s] < offsets[s - 1])
-      throw error(errc::invalid_argument, arg_error(fn, "offsets", "decreases at " + std::to_string(s) + ": " + std::to_string(offsets[s - 1]) +
-                                                                       " then " + std::to_string(offsets[s])));
-  if (offsets.back() > values)
-    throw error(errc::invalid_argument, arg_error(fn, "offsets", "ends at " + std::to_string(offsets.back()) + ", past the " +
-                                                                     std::to_string(values) + " values"));
-}
-
 template <class K, class V, class Op>
 void reduce_by_key_run(const char* fn, std::span<const K> keys, std::span<const V> values, std::span<K> out_keys, std::span<V> out_values,
                        std::uint64_t* count, Op op, const options& opt) {

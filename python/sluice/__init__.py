@@ -23,7 +23,7 @@ __all__ = [
     "device_available", "equal_to", "exclusive_scan", "exclusive_scan_by_key", "inclusive_scan_by_key", "non_trivial_runs", "run_length_encode", "unique", "unique_by_key", "greater_than", "inclusive_scan", "less_than", "list_algorithms",
     "not_equal_to", "partition", "partition_async", "partition_unordered", "partition_unordered_async", "radix_sort",
     "reduce", "reduce_async", "reduce_by_key", "release_scratch", "segmented_exclusive_scan", "segmented_inclusive_scan",
-    "segmented_reduce", "split", "top_k",
+    "segmented_radix_sort", "segmented_reduce", "split", "top_k",
 ]
 
 device_available = _sluice.device_available
@@ -251,7 +251,24 @@ def radix_sort(keys, values=None, *, descending=False, bits=None, inplace=False,
         if values is not None:
             _sluice._describe(_raw(values, producer), "radix_sort", "values")
             values = _arrays.copy(values, _arrays.library(values))
-    _sluice._radix_sort("radix_sort", _raw(keys, producer), _raw(values, producer), bool(descending), begin, end, algorithm, s, scratch)
+    _sluice._radix_sort("radix_sort", _raw(keys, producer), _raw(values, producer), None, bool(descending), begin, end, algorithm, s, scratch)
+    return keys if values is None else (keys, values)
+
+
+def segmented_radix_sort(keys, offsets, values=None, *, descending=False, bits=None, inplace=False, algorithm="best", stream=None):
+    """Each segment [offsets[s], offsets[s+1]) of keys sorted on its own, stably, or (keys, values) with the values
+    following their keys (offsets: uint64 or int64, non-decreasing, at most len(keys)); keys outside every segment
+    stay where they are. bits and inplace as radix_sort's."""
+    begin, end = _bits("segmented_radix_sort", bits)
+    lib, s, scratch, producer = _setting(keys, stream)
+    if not inplace:
+        _sluice._describe(_raw(keys, producer), "segmented_radix_sort", "keys")
+        keys = _arrays.copy(keys, lib)
+        if values is not None:
+            _sluice._describe(_raw(values, producer), "segmented_radix_sort", "values")
+            values = _arrays.copy(values, _arrays.library(values))
+    _sluice._radix_sort("segmented_radix_sort", _raw(keys, producer), _raw(values, producer), _raw(offsets, producer), bool(descending), begin,
+                        end, algorithm, s, scratch)
     return keys if values is None else (keys, values)
 
 
@@ -262,7 +279,7 @@ def argsort(keys, *, descending=False, bits=None, algorithm="best", stream=None)
     n = _sluice._describe(_raw(keys, producer), "argsort", "keys")[0]
     k = _arrays.copy(keys, lib)
     order = _arrays.arange(keys, lib, n)
-    _sluice._radix_sort("argsort", _raw(k, producer), _raw(order, producer), bool(descending), begin, end, algorithm, s, scratch)
+    _sluice._radix_sort("argsort", _raw(k, producer), _raw(order, producer), None, bool(descending), begin, end, algorithm, s, scratch)
     return order
 
 
@@ -431,7 +448,8 @@ def top_k(x, k, *, largest=True, sorted=True, indices=True, out=None, out_indice
 # the registry ------------------------------------------------------------------------------------------------
 
 _PRIMITIVES = ("reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split", "top_k")
+               "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split", "top_k",
+               "segmented_radix_sort")
 
 
 def list_algorithms(primitive=None):

@@ -229,6 +229,24 @@ def test_sort(be, rng):
             assert_same_bits(be.to_host(dk), keys[perm], "radix_sort in place")
 
 
+def test_segmented_sort(be, rng):
+    for dtype in dtypes_of(be, NUMERIC):
+        n = 300007
+        keys = random_array(rng, dtype, n, kind="keys")
+        for longest in (100, 3000, 100000):  # the warp and block tiers; many long segments; a few long ones
+            cuts = [0]
+            while cuts[-1] < n:
+                cuts.append(min(n, cuts[-1] + int(rng.integers(0, longest + 1))))
+            offsets = np.array(cuts, dtype=np.int64)
+            perm = np.arange(n)
+            for a, b in zip(offsets[:-1], offsets[1:]):
+                perm[a:b] = a + ref_sort_order(keys[a:b], False)
+            dk, dv, do = be.to_device(keys), be.to_device(np.arange(n, dtype=np.int64)), be.to_device(offsets)
+            k, v = sluice.segmented_radix_sort(dk, do, dv)
+            assert_same_bits(be.to_host(k), keys[perm], "segmented_radix_sort keys")
+            assert np.array_equal(be.to_host(v), perm)
+
+
 def test_large_once(rng):
     """Each primitive once past 2^24 elements, on one library (PyTorch where it runs, else CuPy); integer
     data keep the host references cheap."""

@@ -232,3 +232,54 @@ def test_offset_views(rng, dtype, offset):
     assert_same_bits(kb[offset + n:], kb_before[offset + n:], "keys after the view")
     assert np.array_equal(vb[:offset + 1], vb_before[:offset + 1]) and np.array_equal(vb[offset + 1 + n:],
                                                                                       vb_before[offset + 1 + n:])
+
+
+def ref_segmented_order(keys, offsets, descending=False, bits_range=None):
+    """The stable sorting permutation of each segment, positions outside every segment unmoved."""
+    perm = np.arange(len(keys))
+    for a, b in zip(offsets[:-1], offsets[1:]):
+        perm[a:b] = a + ref_sort_order(keys[a:b], descending, bits_range)
+    return perm
+
+
+def random_offsets(rng, n, longest):
+    cuts = [0]
+    while cuts[-1] < n:
+        cuts.append(min(n, cuts[-1] + int(rng.integers(0, longest + 1))))
+    return np.array(cuts, dtype=np.uint64)
+
+
+@pytest.mark.parametrize("descending", ORDERS, ids=order_id)
+@pytest.mark.parametrize("dtype", NUMERIC_DTYPES, ids=dtype_id)
+@pytest.mark.parametrize("longest", [3, 300, 70000])
+def test_segmented_radix_sort(rng, dtype, longest, descending):
+    n = 100003
+    keys = random_array(rng, dtype, n, kind="keys")
+    offsets = random_offsets(rng, n, longest)
+    perm = ref_segmented_order(keys, offsets, descending)
+    got = sluice.segmented_radix_sort(keys, offsets, descending=descending)
+    assert_same_bits(got, keys[perm], "segmented_radix_sort keys")
+    k, v = sluice.segmented_radix_sort(keys, offsets.astype(np.int64), np.arange(n, dtype=np.int64), descending=descending)
+    assert_same_bits(k, keys[perm], "segmented_radix_sort pairs")
+    assert np.array_equal(v, perm), "segmented_radix_sort values (unstable or lost)"
+
+
+def test_segmented_radix_sort_inner_segments_and_bits(rng):
+    keys = random_array(rng, np.uint32, 5000, kind="keys")
+    offsets = np.array([1000, 1000, 1700, 4000], dtype=np.uint64)  # keys before 1000 and from 4000 stay put
+    before = keys.copy()
+    got = sluice.segmented_radix_sort(keys, offsets, bits=(4, 20))
+    assert_same_bits(got, keys[ref_segmented_order(keys, offsets, False, (4, 20))], "segmented_radix_sort bits (4, 20)")
+    assert_same_bits(keys, before, "segmented_radix_sort's input (not in place)")
+    sluice.segmented_radix_sort(keys, offsets, inplace=True)
+    assert_same_bits(keys, before[ref_segmented_order(before, offsets)], "segmented_radix_sort in place")
+
+
+def test_segmented_radix_sort_bad_offsets(rng):
+    keys = random_array(rng, np.uint32, 100, kind="keys")
+    with pytest.raises(sluice.InvalidArgument):
+        sluice.segmented_radix_sort(keys, np.array([0, 60, 50, 100], dtype=np.uint64))
+    with pytest.raises(sluice.InvalidArgument):
+        sluice.segmented_radix_sort(keys, np.array([0, 101], dtype=np.uint64))
+    with pytest.raises(TypeError):
+        sluice.segmented_radix_sort(keys, np.array([0, 100], dtype=np.float32))

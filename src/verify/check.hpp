@@ -62,5 +62,6 @@ void verify_runs(context& c);
 void verify_segmented(context& c);
 void verify_split(context& c);
 void verify_top_k(context& c);
+void verify_segmented_sort(context& c);
 
 }  // namespace sluice::verify

@@ -22,6 +22,7 @@ tally run(const algorithm_info& algo, const settings& s, std::string_view spec) 
     case primitive::segmented_scan: verify_segmented(c); break;
     case primitive::split: verify_split(c); break;
     case primitive::top_k: verify_top_k(c); break;
+    case primitive::segmented_radix_sort: verify_segmented_sort(c); break;
   }
   return c.t;
 }

@@ -40,14 +40,16 @@ inline constexpr bench_primitive bench_primitives[] = {
     {"radix_sort", primitive::radix_sort}, {"radix_sort_pairs", primitive::radix_sort}, {"unique", primitive::unique},
     {"unique_by_key", primitive::unique},  {"run_length_encode", primitive::run_length_encode}, {"reduce_by_key", primitive::reduce_by_key},
     {"inclusive_scan_by_key", primitive::scan_by_key}, {"segmented_reduce", primitive::segmented_reduce},
-    {"segmented_inclusive_scan", primitive::segmented_scan}, {"split", primitive::split}, {"top_k", primitive::top_k}};
+    {"segmented_inclusive_scan", primitive::segmented_scan}, {"split", primitive::split}, {"top_k", primitive::top_k},
+    {"segmented_radix_sort", primitive::segmented_radix_sort}};
 
 // The peers' rows, which --algo selects by these labels too: CUB's own partition on the GPU; the standard
 // library and oneTBB on the CPU.
-inline const char* const cuda_peer_labels[] = {"cub-unstable", "cub-sort"};
+inline const char* const cuda_peer_labels[] = {"cub-unstable", "cub-sort", "cub-segmented"};
 inline const char* const cpu_peer_labels[] = {"std::reduce", "std::reduce(par)", "std::inclusive_scan", "std::inclusive_scan(par)",
                                               "tbb::parallel_scan", "std::copy_if", "std::copy_if(par)", "std::partition_copy",
-                                              "std::sort", "std::sort(par)", "std::unique_copy", "std::nth_element"};
+                                              "std::sort", "std::sort(par)", "std::unique_copy", "std::nth_element",
+                                              "std::sort-segments"};
 
 // When the machine looks busy (said in the progress, the summary and the CSV's machine_busy column): the three
 // medians of a size's copy yardstick differ by more than busy_spread of the fastest (and by more than

@@ -63,6 +63,9 @@ call sort_keys_bits(const K* in, K* out, std::uint64_t n, int begin_bit, int end
 // then the first k keys and positions copied out (the positions as int, into the first 4k bytes of indices).
 template <class K>
 call top_k_by_sort(const K* in, K* out, std::uint64_t* indices, std::uint64_t n, std::uint64_t k) SLUICE_CUB_DIRECT_BODY
+// Each segment [offsets[s], offsets[s + 1]) of in sorted into out (cub::DeviceSegmentedSort::StableSortKeys).
+template <class K>
+call segmented_sort_keys(const K* in, K* out, std::uint64_t n, const std::uint64_t* offsets, std::uint64_t segments) SLUICE_CUB_DIRECT_BODY
 
 // By key (sums, as cuda::std::plus) and segmented sums over offsets[s], offsets[s + 1].
 template <class K, class V>

@@ -1,5 +1,7 @@
-// CUB's radix sort called directly, for the sort suite's split rows (cub_direct.hpp).
+// CUB's radix sorts called directly: the sort suite's split rows, the quick suite's top-k and segmented rows
+// (cub_direct.hpp).
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 
 #include "cub_direct.cuh"
 
@@ -39,6 +41,15 @@ call top_k_by_sort(const K* in, K* out, std::uint64_t* indices, std::uint64_t n,
   };
 }
 
+template <class K>
+call segmented_sort_keys(const K* in, K* out, std::uint64_t n, const std::uint64_t* offsets, std::uint64_t segments) {
+  return make(n, "cub::DeviceSegmentedSort::StableSortKeys", [=](void* t, std::size_t& b, auto items) {
+    return cub::DeviceSegmentedSort::StableSortKeys(t, b, in, out, static_cast<std::int64_t>(items), static_cast<std::int64_t>(segments), offsets,
+                                                    offsets + 1);
+  });
+}
+
+template call segmented_sort_keys<std::uint32_t>(const std::uint32_t*, std::uint32_t*, std::uint64_t, const std::uint64_t*, std::uint64_t);
 template call top_k_by_sort<std::uint32_t>(const std::uint32_t*, std::uint32_t*, std::uint64_t*, std::uint64_t, std::uint64_t);
 
 }  // namespace sluice::tool::cub_direct

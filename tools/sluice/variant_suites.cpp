@@ -142,6 +142,35 @@ void quick_suite_at(runner& r, device d, std::uint64_t n) {
                 },
                 [&] { keys.host = in.host; });
   }
+  // The segmented sort: u32 keys in short segments (lengths 0..256: the GPU's warp and block tiers) and in 8 long
+  // ones; the keys read and written once (each form sorts in place, its input restored before each call).
+  if (!names(primitive::segmented_radix_sort, d).empty()) {
+    for (const bool short_segments : {true, false}) {
+      std::vector<std::uint64_t> offsets = {0};
+      std::uint64_t g = 7;
+      while (offsets.back() < n) {
+        g = g * 6364136223846793005ull + 1442695040888963407ull;
+        offsets.push_back(std::min<std::uint64_t>(n, offsets.back() + (short_segments ? (g >> 33) % 257 : (n + 7) / 8)));
+      }
+      buf<std::uint64_t> off(offsets, d);
+      const std::string type = short_segments ? "u32/seg<=256" : "u32/8-seg";
+      for (const auto& a : specs_of(primitive::segmented_radix_sort, d)) {
+        options o{d, a, nullptr};
+        r.measure("segmented_radix_sort", a, type, -1, 2 * b, [&] { sluice::segmented_radix_sort(keys.span(), off.span(), order::ascending, {}, o); },
+                  [&] { device_copy(d, keys.span().data(), in.span().data(), n * sizeof(u32)); });
+      }
+      if (d == device::cuda && wanted("segmented_radix_sort", "cub-segmented"))  // out of place, as CUB sorts
+        r.measure("segmented_radix_sort", "cub-segmented", type, -1, 2 * b,
+                  cub_direct::segmented_sort_keys(in.dev.data(), keys.dev.data(), n, off.dev.data(), offsets.size() - 1));
+      if (d == device::cpu && wanted("segmented_radix_sort", "std::sort-segments"))  // what a C++ user writes
+        r.measure("segmented_radix_sort", "std::sort-segments", type, -1, 2 * b,
+                  [&] {
+                    for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+                      std::stable_sort(keys.host.begin() + static_cast<std::ptrdiff_t>(offsets[s]), keys.host.begin() + static_cast<std::ptrdiff_t>(offsets[s + 1]));
+                  },
+                  [&] { keys.host = in.host; });
+    }
+  }
   if (d == device::cpu) {  // the standard library beside the CPU backend
     r.measure("reduce", "std::reduce", "u32", -1, b, [&] { sink_int = std::reduce(in.host.begin(), in.host.end(), u32{0}); });
     r.measure("inclusive_scan", "std::inclusive_scan", "u32", -1, 2 * b,

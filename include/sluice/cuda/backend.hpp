@@ -199,4 +199,9 @@ template <class K, class V>
 void radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, bool descending, int begin_bit,
                 int end_bit, CUstream_st* stream);
 
+// Each segment [offsets[s], offsets[s + 1]) sorted on its own (sort.hpp); offsets in device memory, checked here.
+template <class K, class V>
+void segmented_radix_sort(std::string_view algo, std::span<K> keys, std::span<V> values, std::span<const std::uint64_t> offsets, bool descending,
+                          int begin_bit, int end_bit, CUstream_st* stream);
+
 }  // namespace sluice::cuda_backend

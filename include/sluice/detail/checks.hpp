@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sluice/error.hpp"
+#include "sluice/options.hpp"
 
 namespace sluice::detail {
 
@@ -59,6 +60,20 @@ inline void check_same_size(const char* fn, const char* arg, std::uint64_t size,
   if (size != other_size)
     throw error(errc::invalid_argument, arg_error(fn, arg, "has " + std::to_string(size) + " elements but '" + other +
                                                                "' has " + std::to_string(other_size)));
+}
+
+// n_segments + 1 entries, non-decreasing, none past the values: on the cpu one serial pass before any work (on
+// cuda the backend checks them on the device).
+inline void check_offsets(const char* fn, std::span<const std::uint64_t> offsets, std::uint64_t values, const options& opt) {
+  if (offsets.empty()) throw error(errc::invalid_argument, arg_error(fn, "offsets", "is empty: it holds n_segments + 1 entries"));
+  if (opt.device != device::cpu) return;
+  for (std::uint64_t s = 1; s < offsets.size(); ++s)
+    if (offsets[s] < offsets[s - 1])
+      throw error(errc::invalid_argument, arg_error(fn, "offsets", "decreases at " + std::to_string(s) + ": " + std::to_string(offsets[s - 1]) +
+                                                                       " then " + std::to_string(offsets[s])));
+  if (offsets.back() > values)
+    throw error(errc::invalid_argument, arg_error(fn, "offsets", "ends at " + std::to_string(offsets.back()) + ", past the " +
+                                                                     std::to_string(values) + " values"));
 }
 
 }  // namespace sluice::detail
