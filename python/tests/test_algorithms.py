@@ -9,13 +9,14 @@ from conftest import (assert_same_bits, assert_same_multiset, check_reduce, chec
                       random_bytes_array, ref_sort_order)
 
 PRIMITIVES = ["reduce", "scan", "compact", "compact_unordered", "partition", "partition_unordered", "radix_sort", "unique",
-              "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split", "top_k"]
+              "run_length_encode", "reduce_by_key", "scan_by_key", "segmented_reduce", "segmented_scan", "split", "top_k",
+              "segmented_radix_sort"]
 # The CPU defaults, as docs/guide/cpu.md lists them.
 CPU_DEFAULTS = {"reduce": "vectorized", "scan": "billeter-scan", "compact": "billeter", "compact_unordered": "billeter",
                 "partition": "split", "partition_unordered": "split", "radix_sort": "msd-lsd",
                 "unique": "three-phase", "run_length_encode": "three-phase", "reduce_by_key": "three-phase",
                 "scan_by_key": "three-phase", "segmented_reduce": "three-phase", "segmented_scan": "three-phase",
-                "split": "multisplit", "top_k": "radix-select"}
+                "split": "multisplit", "top_k": "radix-select", "segmented_radix_sort": "msd-lsd"}
 KEYS = {"primitive", "name", "devices", "default_on", "stable", "summary", "params"}
 
 
@@ -191,6 +192,16 @@ def run_primitive(rng, prim, algo, n):
                 want = ref_top_k(x, k, largest, ordered)
                 assert np.array_equal(idx, want), (algo, k, largest, ordered)
                 assert_same_bits(values, x[want], algo)
+    elif prim == "segmented_radix_sort":
+        for dtype in (np.int32, np.uint64, np.float32):
+            x = random_array(rng, dtype, n, kind="keys")
+            cuts = np.unique(np.r_[0, rng.integers(0, n + 1, size=n // 50 + 1), n]).astype(np.uint64)
+            perm = np.arange(n)
+            for a, b in zip(cuts[:-1], cuts[1:]):
+                perm[a:b] = a + ref_sort_order(x[a:b], False)
+            k, v = sluice.segmented_radix_sort(x, cuts, np.arange(n, dtype=np.uint32), algorithm=algo)
+            assert_same_bits(k, x[perm], algo)
+            assert np.array_equal(v, perm.astype(np.uint32)), algo
     else:
         raise AssertionError("no runner for primitive %r" % prim)
 
